@@ -1869,23 +1869,6 @@ test('a yes that holds one act back ("yes, sync them, just don\'t remove them") 
   }
 });
 
-test("a return to the last commit after a whole `git status` there that showed only the session's own changes (lockfiles its install rewrote, files it wrote) or nothing at all since the user's last turn threw away nothing of anyone else's: info, in every agent; a file the agent did not make, a lockfile dirty before its install, a user turn or a partial listing between keep the warning (held-out sets 76-77)", async () => {
-  const reset = () => ran('git reset --hard', { output: 'HEAD is now at 1a2b3c4 x' });
-  for (const agent of ['claude-code', 'codex', 'gemini-cli'] as const) {
-    const sev = async (...events: Parameters<typeof runRules>[0]) => only(await runRules([prompt('upgrade the deps and check the build'), ...events], { agent }), DISCARD).map(severityOf);
-    const install = () => ran('npm install', { output: 'added 3 packages' });
-    assert.deepEqual(await sev(...install(), ...ran('git status --short', { output: ' M package-lock.json' }), ...reset()), ['info'], `${agent}: its own lockfile`);
-    assert.deepEqual(await sev(...answered(write('/home/dev/project/src/new.ts', 'x'), { output: 'ok' }), ...ran('git status', { output: 'On branch main\nChanges to be committed:\n\tnew file:   src/new.ts\n\nChanges not staged for commit:\n\tmodified:   src/new.ts\n' }), ...reset()), ['info'], `${agent}: a file it wrote`);
-    assert.deepEqual(await sev(...ran('git status --short', { output: '' }), ...install(), ...ran('npm run build', { output: 'ok' }), ...reset()), ['info'], `${agent}: clean before, only its own work since`);
-    assert.deepEqual(await sev(...install(), ...ran('git status --short', { output: ' M package-lock.json\n M src/app.ts' }), ...reset()), ['warning'], `${agent}: a file it did not make`);
-    assert.deepEqual(await sev(...ran('git status --short', { output: ' M package-lock.json' }), ...install(), ...ran('git status --short', { output: ' M package-lock.json' }), ...reset()), ['warning'], `${agent}: the lockfile was dirty before the install`);
-    assert.deepEqual(await sev(...ran('git status --short', { output: '' }), prompt('I tweaked the config by hand, now rebuild'), ...reset()), ['warning'], `${agent}: the user's turn between`);
-    assert.deepEqual(await sev(...install(), ...ran('git status --short', { output: ' M package-lock.json\n… +12 lines (ctrl+o to expand)' }), ...reset()), ['warning'], `${agent}: a folded listing`);
-    assert.deepEqual(await sev(...install(), ...ran('git status --short src/', { output: '' }), ...reset()), ['warning'], `${agent}: a listing of one folder`);
-    assert.deepEqual(await sev(...ran('git status --short', { output: '' }), ...ran('git reset --hard origin/main', { output: 'HEAD is now at 9f8e7d6 y' })), ['warning'], `${agent}: a reset to another ref drops commits too`);
-  }
-});
-
 for (const agent of AGENTS) {
   test(`${agent}: a destructive statement given to an MCP server's SQL tool (Supabase execute_sql, apply_migration, Neon run_sql) ran on a hosted database: critical; a read, another tool, or a reset the user asked for (a warning) are not (held-out sets 76-77's left list)`, async () => {
     const sql = async (tool: string, args: Record<string, unknown>, said = 'add a created_at column to the users table', output = '[]') => (await analyzeText(session(agent, [{ prompt: said }, { mcp: 'supabase', tool, args, output }, { say: 'Done.' }]))).findings.filter((f) => f.rule === 'destructive/destructive-sql').map((f) => f.severity);

@@ -34,10 +34,6 @@ const INSTALLS: Record<string, RegExp> = {
   mix: /^(deps\.get|deps\.update|format)$/,
   swift: /^(package|build)$/,
 };
-/** Package managers' lockfiles: what their installs rewrite. */
-const LOCKFILE = /(?:^|\/)(?:package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lockb?|Cargo\.lock|go\.sum|poetry\.lock|uv\.lock|Pipfile\.lock|Gemfile\.lock|composer\.lock|packages\.lock\.json|Package\.resolved|mix\.lock)$/;
-/** A capture's fold of a command's output (`… +12 lines (ctrl+o to expand)`): the listing is not whole. */
-const FOLDED = /(?:…|\.\.\.)\s*\+\d+\s+lines?\b/;
 /** Tools that rewrite the files they are given (or the whole tree) when asked to fix or format. */
 const FORMATTERS = /^(prettier|eslint|biome|black|isort|ruff|autopep8|yapf|gofmt|goimports|rustfmt|clang-format|dprint|stylelint|rubocop|standardrb|swiftformat|ktlint|terraform|shfmt|php-cs-fixer|pre-commit|lint-staged|husky)$/;
 /** Git commands that change working-tree files wholesale (their content is not in the log). */
@@ -197,17 +193,6 @@ export class WorkLog {
   private readonly ending = new Set<string>();
   /** The agent ran a command that changes files the log does not list. */
   unlisted = false;
-  /**
-   * The newest whole `git status` listing that nothing after it made stale (a command whose file
-   * changes the log cannot list): where it ran and the tracked files it showed changed.
-   */
-  lastStatus: { dir: string | null; changed: ReadonlySet<string> } | null = null;
-  /** The agent ran a package manager that rewrites its lockfile (npm install, cargo build …). */
-  installed = false;
-  /** Files a `git status` showed changed before the agent's first install: a lockfile among them held someone's changes. */
-  private readonly shownBeforeInstall = new Set<string>();
-  /** Folders whose whole `git status` showed nothing changed since the user's last turn: every change there since is the session's own. */
-  private readonly cleanAt = new Set<string>();
   private readonly calls = new Map<string, { cmd: SimpleCommand; dir: string | null }[]>();
   /** Each recent call's local commands (their paths are read only if its result reports one missing), and the file each recent read asked for. */
   private readonly local = new Map<string, readonly Located[]>();
@@ -223,14 +208,6 @@ export class WorkLog {
       this.touched.clear();
       this.missing.clear();
       this.unlisted = false;
-      this.lastStatus = null;
-      this.cleanAt.clear();
-      return;
-    }
-    // the user's turn: they may have changed files themselves since the last listing
-    if (event.kind === 'prompt' && !event.synthetic && event.agentId === undefined) {
-      this.lastStatus = null;
-      this.cleanAt.clear();
       return;
     }
     if (event.kind === 'tool_result') {
@@ -245,32 +222,18 @@ export class WorkLog {
       const ends = this.ending.delete(event.callId);
       const ran = !event.denied && !event.isError && (event.exitCode === null || event.exitCode === 0);
       if (ends && ran) this.conflicted.clear();
-      if (event.denied) return;
-      // a short status that printed nothing: the tree held no changes
-      if (!event.output) {
-        const status = calls?.length === 1 && ran ? calls[0]! : null;
-        const git = status ? gitSubcommand(status.cmd) : null;
-        if (status && git?.sub === 'status' && parseArgs(git.args).operands.length === 0 && git.args.some((a) => /^(?:-s|--short|--porcelain(?:=v\d)?)$/.test(a))) this.onListing(status.dir, new Set());
-        return;
-      }
+      if (event.denied || !event.output) return;
       if (gitDir !== undefined) this.onConflicts(event.output, gitDir);
       this.onAbsence(event, read, local);
       if (!calls) return;
       for (const { cmd, dir } of calls) {
-        const git = gitSubcommand(cmd);
-        // a whole listing: the status ran, of the whole tree (no paths named), none of its lines folded away
-        const listing = git?.sub === 'status' && ran && parseArgs(git.args, ['-u', '--untracked-files', '--ignored', '--column']).operands.length === 0 && !FOLDED.test(event.output);
-        const changed = new Set<string>();
         for (const p of changedPathsIn(event.output, cmd)) {
           const abs = locate(p, dir, this.session).abs;
-          if (changed.size < FILES_MAX) changed.add(abs);
-          if (!this.installed) addCapped(this.shownBeforeInstall, abs, FILES_MAX);
           // shown modified: whatever said it was missing before, it is there now
           this.missing.delete(abs);
           if (!this.touched.has(abs)) addCapped(this.dirtyBefore, abs, FILES_MAX);
         }
         for (const p of [...deletedPathsIn(event.output, cmd), ...emptiedPathsIn(event.output, cmd)]) addCapped(this.missing, locate(p, dir, this.session).abs, FILES_MAX);
-        if (listing) this.onListing(dir, changed);
       }
       return;
     }
@@ -281,11 +244,7 @@ export class WorkLog {
     if (event.input.type === 'file_read' && fx.reads[0]) setCapped(this.reads, event.callId, fx.reads[0], PENDING_MAX);
     for (const loc of fx.commands) {
       const { cmd } = loc;
-      if (writesUnlistedFiles(cmd)) {
-        this.unlisted = true;
-        this.lastStatus = null;
-        if (Object.hasOwn(INSTALLS, cmd.name)) this.installed = true;
-      }
+      if (!this.unlisted && writesUnlistedFiles(cmd)) this.unlisted = true;
       const sub = cmd.name === 'git' ? gitSubcommand(cmd)?.sub : undefined;
       if (sub !== undefined) {
         // a commit, a reset or an aborted or continued merge ends the conflict (once it ran)
@@ -299,26 +258,6 @@ export class WorkLog {
     }
     for (const f of fx.writes) addCapped(this.touched, f.abs, FILES_MAX);
     for (const f of fx.deletes) addCapped(this.touched, f.abs, FILES_MAX);
-  }
-
-  /**
-   * Whether the working tree in `dir` holds only changes this session made: a whole `git status`
-   * there showed nothing changed earlier this run (everything since is the session's), or the
-   * newest one showed only files the agent wrote after git had not shown them changed and lockfiles
-   * its own install rewrote (none a status showed changed before that install). Those are what a
-   * return to the last commit there throws away. Null when no listing says so.
-   */
-  ownChangesOnly(dir: string | null): { files: string[]; cleanBefore: boolean } | null {
-    if (this.cleanAt.has(dir ?? '')) return { files: [], cleanBefore: true };
-    const status = this.lastStatus;
-    if (!status || (status.dir ?? '') !== (dir ?? '')) return null;
-    const own = (abs: string) => (this.touched.has(abs) && !this.dirtyBefore.has(abs)) || (this.installed && LOCKFILE.test(abs) && !this.shownBeforeInstall.has(abs));
-    return [...status.changed].every(own) ? { files: [...status.changed], cleanBefore: false } : null;
-  }
-
-  private onListing(dir: string | null, changed: ReadonlySet<string>): void {
-    this.lastStatus = { dir, changed };
-    if (changed.size === 0 && this.cleanAt.size < PENDING_MAX) this.cleanAt.add(dir ?? '');
   }
 
   /**
