@@ -83,5 +83,8 @@ for (const agent of AGENTS) {
     assert.match(found[0]!.detail, /^4 calls to 2 MCP servers: supabase: deploy_edge_function ×2, execute_sql; github: create_pull_request\.$/);
     const none = (await analyzeText(session(agent, [{ prompt: 'fix it' }, { bash: 'npm test', output: 'ok' }, { say: 'Done.' }]))).findings.filter((f) => f.rule === 'context/mcp-tools');
     assert.deepEqual(none, []);
+    // a hostile log's long names stay short in the finding (the fourteenth review)
+    const long = (await analyzeText(session(agent, [{ prompt: 'x' }, { mcp: 's'.repeat(5_000), tool: 't'.repeat(5_000), args: {}, output: 'ok' }, { say: 'Done.' }]))).findings.filter((f) => f.rule === 'context/mcp-tools');
+    assert.ok(long.length === 1 && long[0]!.detail.length < 300, String(long[0]?.detail.length));
   });
 }

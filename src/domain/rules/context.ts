@@ -96,6 +96,7 @@ function priceOfUncached(model: string): [number, number, number, number] | null
 const MODELS_MAX = 20;
 const FILES_MAX = 5_000;
 const HOSTS_MAX = 50;
+const clipName = (name: string) => (name.length > 60 ? `${name.slice(0, 59)}…` : name);
 /** Bounds of the MCP tally: servers, and tools per server. */
 const MCP_SERVERS_MAX = 50;
 const MCP_TOOLS_MAX = 100;
@@ -121,7 +122,10 @@ class Context {
   /** Paths a call writes or deletes, until its result says whether it ran. */
   readonly pendingFiles = new Map<string, string[]>();
 
-  mcpCall(server: string, tool: string, first: EvidenceItem): void {
+  mcpCall(serverName: string, toolName: string, first: EvidenceItem): void {
+    // names as a log writes them, clipped: a hostile log's 100 KB name stays a name
+    const server = clipName(serverName);
+    const tool = clipName(toolName);
     let calls = this.mcp.get(server);
     if (!calls) {
       if (this.mcp.size >= MCP_SERVERS_MAX) return;
@@ -272,7 +276,8 @@ function report(ctx: RuleContext, c: Context): void {
     // "supabase: deploy_edge_function ×11, execute_sql ×2; github: create_pull_request"
     const servers = [...c.mcp.entries()].map(([server, { tools }]) => `${server}: ${[...tools.entries()].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([tool, n]) => (n > 1 ? `${tool} ×${n}` : tool)).join(', ')}${tools.size > 6 ? ', …' : ''}`);
     const calls = [...c.mcp.values()].reduce((n, { tools }) => n + [...tools.values()].reduce((a, b) => a + b, 0), 0);
-    ctx.report({ rule: mcpToolsCalled.id, detail: `${plural(calls, 'call')} to ${plural(c.mcp.size, 'MCP server')}: ${servers.join('; ')}.`, evidence: [...c.mcp.values()].slice(0, 10).map((m) => m.first) });
+    const listed = servers.slice(0, 10).join('; ') + (servers.length > 10 ? `; and ${servers.length - 10} more` : '');
+    ctx.report({ rule: mcpToolsCalled.id, detail: `${plural(calls, 'call')} to ${plural(c.mcp.size, 'MCP server')}: ${listed}.`, evidence: [...c.mcp.values()].slice(0, 10).map((m) => m.first) });
   }
   if (c.hosts.size > 0) {
     const hosts = [...c.hosts.keys()];

@@ -1878,5 +1878,11 @@ for (const agent of AGENTS) {
     assert.deepEqual(await sql('execute_sql', { project_id: 'abcd', query: 'SELECT * FROM orders LIMIT 5' }), []);
     assert.deepEqual(await sql('list_tables', { project_id: 'abcd', query: 'DROP TABLE x' }), [], 'not a SQL tool');
     assert.deepEqual(await sql('execute_sql', { project_id: 'abcd', query: 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;' }, 'drop and recreate the database, the data is junk'), ['warning'], 'a reset asked for, on a hosted store');
+    // the fourteenth review: words inside strings, EXPLAIN, a rolled-back transaction, a temporary table, natural language, an error answer
+    for (const query of ["SELECT query FROM pg_stat_statements WHERE query ILIKE '%drop table%'", "INSERT INTO audit(note) VALUES ('ran DELETE FROM sessions by hand')", 'EXPLAIN DELETE FROM orders', 'BEGIN; DELETE FROM orders; ROLLBACK;', 'CREATE TEMP TABLE scratch AS SELECT 1; DROP TABLE scratch;', 'CREATE FUNCTION purge() RETURNS void AS $$ TRUNCATE logs; $$ LANGUAGE sql;', 'how do I drop table users safely']) {
+      assert.deepEqual(await sql('execute_sql', { project_id: 'abcd', query }), [], query);
+    }
+    assert.deepEqual(await sql('execute_sql', { project_id: 'abcd', query: 'DROP TABLE public.orders;' }, 'add a column', 'ERROR: cannot execute DROP TABLE in a read-only transaction'), ['info'], 'refused by the database');
+    assert.deepEqual(await sql('execute_sql', { project_id: 'abcd', query: '/* '.repeat(30_000) }), [], 'an unclosed comment, read in one pass');
   });
 }

@@ -1086,6 +1086,54 @@ const SQL_ARG_OPTS = ['-c', '--command', '-e', '--execute', '-Q', '-q', '--query
 
 /** The first destructive statement in a SQL (or mongo/redis) text, as written, or null. */
 /**
+ * An MCP SQL tool's answer: an error (the call failed, or the database said it could not run it —
+ * a read-only transaction, a permission) means nothing was destroyed: an attempt, info.
+ */
+function sqlToolAnswered(draft: FindingDraft, result: ToolResultEvent): FindingDraft {
+  const said = SQL_REFUSED.exec(result.output.slice(0, 2_000));
+  if (!result.denied && !result.isError && !said) return draft;
+  const line = said ? ` (\`${said[0].trim().slice(0, 160)}\`)` : '';
+  return { ...draft, severity: 'info', title: 'Destructive SQL attempted', detail: `${draft.detail} Attempted only: the tool answered with an error${line}, so nothing ran.`, key: `${draft.key ?? draft.rule} (attempted)` };
+}
+const SQL_REFUSED = /^(?:ERROR|error)\b[^\n]{0,200}|\b(?:cannot execute [A-Z ]+ in a read-only transaction|permission denied for [^\n]{1,120}|must be owner of [^\n]{1,120})/m;
+
+/** SQL without its block comments (an unclosed one runs to the end), in one pass: a regex's lazy match retried from every opening was quadratic. */
+function withoutBlockComments(sql: string): string {
+  let out = '';
+  for (let at = 0; at < sql.length; ) {
+    const open = sql.indexOf('/*', at);
+    if (open < 0) return out + sql.slice(at);
+    out += `${sql.slice(at, open)} `;
+    const close = sql.indexOf('*/', open + 2);
+    if (close < 0) return out;
+    at = close + 2;
+  }
+  return out;
+}
+
+/**
+ * What SQL given to a database tool would destroy, read as statements that run: string literals
+ * and dollar-quoted bodies blanked (a search for '%drop table%', a function's body), nothing when
+ * the text is not SQL (a docs server's natural-language `query`), an EXPLAIN, or a transaction that
+ * ends in ROLLBACK, and not a temporary table the same text made.
+ */
+export function executedDestructiveSql(sql: string): string | null {
+  const text = withoutBlockComments(sql.replace(/--[^\n]*/g, ' '));
+  if (!/^\s*\(?\s*(?:SELECT|INSERT|UPDATE|DELETE|DROP|ALTER|CREATE|TRUNCATE|WITH|BEGIN|START|GRANT|REVOKE|COMMENT|SET|DO|CALL|MERGE|REPLACE|RENAME|USE)\b/i.test(text) || /^\s*EXPLAIN\b/i.test(text)) return null;
+  const literalsOut = text.replace(/\$([A-Za-z_]\w{0,30})?\$[\s\S]*?\$\1\$/g, ' ').replace(/'(?:[^']|'')*'/g, "''");
+  if (/\bROLLBACK\b(?![\s\S]*\bCOMMIT\b)/i.test(literalsOut)) return null;
+  const temp = new Set([...literalsOut.matchAll(/\bCREATE\s+(?:GLOBAL\s+|LOCAL\s+)?TEMP(?:ORARY)?\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w."`]+)/gi)].map((m) => m[1]!.replace(/["`]/g, '').toLowerCase()));
+  for (const stmt of literalsOut.split(';')) {
+    const found = findDestructiveSql(stmt);
+    if (!found) continue;
+    const target = /\bDROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?([\w."`]+)/i.exec(found)?.[1]?.replace(/["`]/g, '').toLowerCase();
+    if (target && temp.has(target)) continue;
+    return found;
+  }
+  return null;
+}
+
+/**
  * The SQL an MCP server's tool runs against its database: Supabase's `execute_sql` and
  * `apply_migration`, Neon's `run_sql`, the Postgres server's `query`, and the like — the tool named
  * for running SQL or a query or applying a migration, its statement in `query`, `sql` or
@@ -1103,7 +1151,7 @@ function mcpSql(tool: string, args: unknown): string | null {
 }
 
 export function findDestructiveSql(sql: string): string | null {
-  const clean = sql.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
+  const clean = withoutBlockComments(sql.replace(/--[^\n]*/g, ' '));
   for (const stmt of clean.split(';')) {
     const drop = /\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|COLLECTION)\b(\s+IF\s+EXISTS)?(\s+[\w."`[\]]+)?/i.exec(stmt);
     if (drop) return drop[0].trim();
@@ -1518,6 +1566,8 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
       const ctx: RuleContext = { session: outer.session, report: (d) => outer.report(current ? dictated.adjust(current.event, current.text, d) : d) };
       // Docker volumes this session's own runs created, and volume teardowns waiting for their result.
       const volumes = new SessionVolumes();
+      // destructive SQL sent to an MCP server's SQL tool, until the tool answers
+      const mcpPending = new Map<string, FindingDraft>();
       return {
         onEvent(event, facts) {
           dictated.onEvent(event);
@@ -1525,6 +1575,9 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           if (event.kind === 'tool_result') {
             const held = volumes.settle(event);
             if (held) outer.report(held);
+            const sent = mcpPending.get(event.callId);
+            mcpPending.delete(event.callId);
+            if (sent) outer.report(sqlToolAnswered(sent, event));
             return;
           }
           const fx = effectsOf(event, facts, ctx.session);
@@ -1534,13 +1587,14 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
           }
           if (event.kind === 'tool_call' && event.input.type === 'mcp') {
             const sql = mcpSql(event.input.tool, event.input.args);
-            const stmt = sql === null ? null : findDestructiveSql(sql);
+            const stmt = sql === null ? null : executedDestructiveSql(sql);
             if (!stmt) return;
             const where = `the MCP tool ${event.input.server}/${event.input.tool}`;
             const draft: FindingDraft = { rule: destructiveSql.id, detail: `\`${safe(stmt, facts, QUOTE_MAX)}\` was executed through ${safe(where, facts, 120)}: a database a server holds, not this machine's.`, evidence: [evidence(event, sql!.slice(0, 2_000), facts)] };
             // a hosted database: a reset the user asked for still wants a look (a warning)
             const asked = /\bDROP\s+(?:DATABASE|SCHEMA)\b/i.test(stmt) ? whoAsked(requests.for(event), asksToRecreateDatabase) : null;
-            ctx.report(asked ? asRequested(draft, destructiveSql, asked, 'the request asked to delete and recreate the database', 'warning') : draft);
+            // held until the tool's result: a call the database refused ran nothing
+            setCapped(mcpPending, event.callId, asked ? asRequested(draft, destructiveSql, asked, 'the request asked to delete and recreate the database', 'warning') : draft, SQL_FILES_MAX);
             return;
           }
           if (event.kind !== 'tool_call' || event.input.type !== 'command') return;
@@ -1583,6 +1637,7 @@ export const DESTRUCTIVE_RULES: Rule[] = ([
         },
         finish() {
           for (const d of volumes.flush()) outer.report(d);
+          for (const d of mcpPending.values()) outer.report({ ...d, detail: `${d.detail} The result is not in the log.` });
         },
       };
     },
