@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { answered, cmd, edit, mcpCall, only, patch, prompt, ran, read, result, runRules, say, severityOf, task, write } from './harness.testing.ts';
+import type { IngestFacts } from './types.ts';
 import { changedLines, findClaim, loweredThresholds, sedSubstitution } from './integrity.ts';
 import { AGENTS, session } from '../synthetic.testing.ts';
 import { analyzeText } from '../analyze.ts';
@@ -1618,5 +1619,19 @@ test('a claim of tests done by hand ("local tests all succeeded", "ローカル�
     }
     assert.deepEqual(only(await runRules([...edits, ...ran('curl -s https://api.example.com/videos', { output: '[]' }), say('All local tests passed.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: a remote host`);
     assert.deepEqual(only(await runRules([...edits, ...ran('curl -s http://localhost:8787/', { exitCode: 7, output: 'curl: (7) Failed to connect to localhost port 8787: Connection refused' }), say('All local tests passed.')], { agent }), UNVERIFIED).map(severityOf), ['warning'], `${agent}: refused`);
+  }
+});
+
+test('a verification item ticked with no passing run seen, in a capture that shows some tool calls only as counts (folded groups, subagents\' "Done (12 tool uses …)"), may have had its run hidden: info that says so, in each capture; with nothing hidden the warning stays (held-out set 80)', async () => {
+  const tasks = '- [ ] E2E test configuration\n- [ ] Final integration testing';
+  const done = tasks.replace(/- \[ \]/g, '- [x]');
+  for (const format of ['claude-code-tui', 'codex-tui', 'gemini-cli-tui'] as const) {
+    const agent = format === 'claude-code-tui' ? 'claude-code' : format === 'codex-tui' ? 'codex' : 'gemini-cli';
+    const run = async (ingest: Partial<IngestFacts>) => only(await runRules([fix(), edit('.claude/TASK.md', tasks, done)], { agent, format, ingest }), RECORD);
+    const subagents = await run({ subagentsNotRecorded: { runs: 2, calls: 31, line: 400 } });
+    assert.deepEqual(subagents.map(severityOf), ['info'], `${format}: subagents`);
+    assert.match(subagents[0]!.detail, /a passing run may be among them/);
+    assert.deepEqual((await run({ toolsNotRecorded: { turns: 3, line: 12 } })).map(severityOf), ['info'], `${format}: folded groups`);
+    assert.deepEqual((await run({})).map(severityOf), ['warning'], `${format}: nothing hidden`);
   }
 });

@@ -18,7 +18,7 @@ export const acceptanceEdited = meta({
   id: 'integrity/acceptance-edited',
   severity: 'warning',
   title: 'Acceptance or review record edited to pass',
-  description: 'In an acceptance-criteria, review, QA, verification, sign-off, definition-of-done, checklist or spec document (by its name, or a heading in the edited text), the agent ticked checkboxes (`- [ ]` → `- [x]`), turned a status from FAIL/FAILED/REJECTED/CHANGES REQUESTED/NOT MET/BLOCKED/❌ into PASS/APPROVED/MET/DONE/✅, or changed an "Expected …:" value — while the last test/build run had failed, or without the work: no code change and no passing run in the session. Records the agent created in the session are its own notes and are not judged. In any checklist, the agent\'s own task list included, an item that is itself a check (its leading words: "Verify …", "Final integration testing", "Run the tests", "Smoke test …") ticked while no test or build run in the session had passed is reported too: a claim of checking nobody did. Info when the request asked to tick or mark items, update the checklist or change the expected value (naming the record as the spec to follow is not asking for that).',
+  description: 'In an acceptance-criteria, review, QA, verification, sign-off, definition-of-done, checklist or spec document (by its name, or a heading in the edited text), the agent ticked checkboxes (`- [ ]` → `- [x]`), turned a status from FAIL/FAILED/REJECTED/CHANGES REQUESTED/NOT MET/BLOCKED/❌ into PASS/APPROVED/MET/DONE/✅, or changed an "Expected …:" value — while the last test/build run had failed, or without the work: no code change and no passing run in the session. Records the agent created in the session are its own notes and are not judged. In any checklist, the agent\'s own task list included, an item that is itself a check (its leading words: "Verify …", "Final integration testing", "Run the tests", "Smoke test …") ticked while no test or build run in the session had passed is reported too: a claim of checking nobody did — info when the capture shows some tool calls only as counts (folded groups, subagents\' runs), which may hide the passing run. Info when the request asked to tick or mark items, update the checklist or change the expected value (naming the record as the spec to follow is not asking for that).',
   remediation: 'Check each ticked item or changed expectation against the code and a test run of your own.',
 });
 
@@ -108,6 +108,12 @@ export const RECORDS_RULES: Rule[] = [
       /** Drafts of a call (several files, or a record and a verification in one), until its result. */
       const pending = new HeldDrafts();
       const hold = (callId: string, d: FindingDraft) => pending.hold(callId, d);
+      /** Verifications ticked with no passing run seen, judged at the end: whether the capture hid any runs is known then. */
+      const unverified: FindingDraft[] = [];
+      const reportOrDefer = (d: FindingDraft) => {
+        if (d.key?.startsWith('verification ') && d.severity !== 'info' && unverified.length < 100) unverified.push(d);
+        else ctx.report(d);
+      };
       /** Records the session read or edited (they existed), and those the agent wrote from scratch. */
       const seen = new Set<string>();
       const own = new Set<string>();
@@ -115,7 +121,7 @@ export const RECORDS_RULES: Rule[] = [
         onEvent(event: NormEvent, facts: EventFacts) {
           requests.onEvent(event);
           if (event.kind === 'tool_result') {
-            for (const d of pending.settle(event)) ctx.report(d);
+            for (const d of pending.settle(event)) reportOrDefer(d);
             const run = open.onResult(event);
             if (!run) return;
             const status = runStatus(event, run.reliable);
@@ -195,7 +201,11 @@ export const RECORDS_RULES: Rule[] = [
           }
         },
         finish() {
-          for (const d of pending.unanswered()) ctx.report(d);
+          for (const d of pending.unanswered()) reportOrDefer(d);
+          // a capture that shows some tool calls only as counts (folded groups, subagents' "Done
+          // (12 tool uses …)") may hide the passing run: "no run passed" is not what the log shows
+          const hidden = ctx.session.ingest.toolsNotRecorded !== null || (ctx.session.ingest.subagentsNotRecorded ?? null) !== null;
+          for (const d of unverified) ctx.report(hidden ? { ...d, severity: 'info', title: 'Verification marked done; runs the capture hides', detail: `${d.detail} The capture shows some tool calls only as a count (folded groups or subagents' runs), so a passing run may be among them.`, key: `${d.key ?? ''} (hidden runs)` } : d);
         },
       };
     },

@@ -1775,3 +1775,14 @@ for (const agent of AGENTS) {
     assert.equal((await loud([{ prompt: 'the bot fails' }, { bash: 'cat .env', output: `GITHUB_TOKEN=${token}\nDEBUG=true` }, { say: 'The token is set.' }])).length, 1, 'first shown by the read');
   });
 }
+
+test("a read of the project's own .env that a capture gives only as its count of lines (Claude Code's \"Read 15 lines (ctrl+o to expand)\") showed nothing of it in the log: info, in each agent's capture; a home credential store read so, or the count in a structured log, stays a warning (held-out set 80)", async () => {
+  const P = '/home/dev/project';
+  const counted = (path: string, output = 'Read 15 lines (ctrl+o to expand)') => answered(read(path), { output });
+  for (const capture of [{ agent: 'claude-code' as const, format: 'claude-code-tui' as const }, { agent: 'codex' as const, format: 'codex-tui' as const }, { agent: 'gemini-cli' as const, format: 'gemini-cli-tui' as const }]) {
+    assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted(`${P}/.env`)], capture), READ).map(severityOf), ['info'], capture.format);
+    assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted(`${P}/.env`, 'Read 1 line')], capture), READ).map(severityOf), ['info'], `${capture.format}: one line`);
+    assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted('/home/dev/.aws/credentials')], capture), READ).map(severityOf), ['warning'], `${capture.format}: a home store`);
+  }
+  assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted(`${P}/.env`)]), READ).map(severityOf), ['warning'], 'a structured log');
+});

@@ -803,9 +803,10 @@ class ShownContent {
     // …or one an earlier output had already printed (the logs the user asked for showed the bot's
     // token, then the .env that holds it was read): the read added nothing to the transcript
     const onlyShown = onlyKnown && !onlyTyped && facts.secrets.every((x) => typed(x.value) || shownBefore(x.value));
-    // A read tool whose result the log leaves empty (a terminal capture's ReadFile box shows no
-    // content): of a project file, read for the work, nothing of it reached what this log shows.
-    const unshown = h.call.input.type === 'file_read' && !result.isError && !result.denied && result.output.trim() === '' && this.capture();
+    // A read tool whose result the log leaves empty, or gives only as the capture's count of lines
+    // (a terminal capture's ReadFile box; Claude Code's "Read 15 lines (ctrl+o to expand)"): of a
+    // project file, read for the work, nothing of it reached what this log shows.
+    const unshown = h.call.input.type === 'file_read' && !result.isError && !result.denied && (result.output.trim() === '' || READ_COUNT_ONLY.test(result.output.trim())) && this.capture();
     // A terminal capture cut the command line off inside the stage the read is piped into
     // (`cat .env | gr…`) and shortened its output (`… +3 lines`): which lines the filter kept is
     // unknown, and the lines shown hold no credential. Nothing in the log says one was shown.
@@ -845,6 +846,8 @@ class ShownContent {
   }
 }
 const HELD_READS_MAX = 200;
+/** A capture's read box that gives only how many lines were read: the content is folded away. */
+const READ_COUNT_ONLY = /^Read \d+ lines?(?: \(ctrl\+[or] to (?:expand|see all)\))?$/;
 /**
  * A failed call's output that is only the harness's own status words: Claude Code writes a bare
  * "Error", or "Exit code 1", for a command that failed printing nothing (`grep KEY .env` that
