@@ -16,7 +16,9 @@ test('a clear session says what was done and that nothing needs attention', () =
   assert.equal(n.headline, 'Clear: 1 file changed, 3 commands run, nothing needs attention');
   assert.equal(n.reason, 'No critical findings and no warnings; the trust score is 100/100.');
   assert.equal(n.summary, 'Claude Code (claude-sonnet-4-5) worked through 2 prompts over 2 min. It made 5 tool calls, ran 3 commands (1 failed), read 2 files and changed 1 file. Vouch found nothing that needs attention.');
-  assert.equal(writeNarrative(input({ stats: stats({ files_written: 0, tool_calls: 1 }) })).headline, 'Clear: 1 tool call, no files changed, nothing needs attention');
+  assert.equal(writeNarrative(input({ stats: stats({ files_written: 0, tool_calls: 1, commands: 0 }) })).headline, 'Clear: 1 tool call, no files changed, nothing needs attention');
+  // commands may change files the log cannot list (scripts, builds): the headline says what the log shows (held-out set 80)
+  assert.equal(writeNarrative(input({ stats: stats({ files_written: 0, tool_calls: 16, commands: 12 }) })).headline, 'Clear: 12 commands run, no file edits in the log, nothing needs attention');
 });
 
 test('blocked by criticals: the headline names the first critical and counts the others; warnings do not lead', () => {

@@ -55,9 +55,13 @@ function headline({ outcome, findings, stats }: NarrativeInput): string {
   const limit = top.length === 0 ? ceiling(outcome, findings) : undefined;
   if (limit) return oneLine(`Review: ${limit.title}`, HEADLINE_MAX);
   if (top.length === 0) {
+    // commands may change files the log cannot list (a script, a build): with commands run and no
+    // edit shown, say what the log shows, not that nothing changed
     const work = stats.files_written > 0
       ? `${plural(stats.files_written, 'file')} changed, ${plural(stats.commands, 'command')} run`
-      : `${plural(stats.tool_calls, 'tool call')}, no files changed`;
+      : stats.commands > 0
+        ? `${plural(stats.commands, 'command')} run, no file edits in the log`
+        : `${plural(stats.tool_calls, 'tool call')}, no files changed`;
     return oneLine(`Clear: ${work}, nothing needs attention`, HEADLINE_MAX);
   }
   const more = top.length > 1 ? ` (+${top.length - 1} more)` : '';
