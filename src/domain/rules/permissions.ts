@@ -702,7 +702,7 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
  * whose old text is not shown the write may have wiped settings, so the warning stays.
  */
 function reportBySettingsTouched(w: FileOp, draft: FindingDraft, facts: EventFacts, report: (d: FindingDraft, m: typeof agentSettingsWrite) => void): void {
-  const keys = controlFreeKeys(w.added, w.removed);
+  const keys = inertKeysTouched(w.added, w.removed);
   if (!keys) return report(draft, agentSettingsWrite);
   const named = keys.slice(0, 4).map((k) => `\`${safe(k, facts, 40)}\``).join(', ');
   const quiet: FindingDraft = { ...draft, severity: 'info', title: 'Agent settings changed, no permission among them', detail: `Changed only ${named} in ${safe(w.path, facts, QUOTE_MAX)}: display, editor or model settings that govern no permission, approval, hook, server, tool, environment or sandbox.` };
@@ -734,7 +734,7 @@ const TOML_KEY_LINE = /^\s*(?:([A-Za-z0-9_.-]{1,80})\s*=\s*(?:"[\w.:/@+~ -]{0,20
  * write's every line. Null when a line is anything else (an array entry, a command), a key is not
  * known to be inert, or no key changed.
  */
-function controlFreeKeys(added: string | undefined, removed: string | undefined): string[] | null {
+function inertKeysTouched(added: string | undefined, removed: string | undefined): string[] | null {
   if (added === undefined || added.length > 20_000 || (removed?.length ?? 0) > 20_000) return null;
   const shown = removed !== undefined && removed.trim() !== '';
   const lines = shown ? [...newLines(added, removed), ...newLines(removed, added)] : added.split('\n');
