@@ -1622,16 +1622,19 @@ test('a claim of tests done by hand ("local tests all succeeded", "ローカル�
   }
 });
 
-test('a verification item ticked with no passing run seen, in a capture that shows some tool calls only as counts (folded groups, subagents\' "Done (12 tool uses …)"), may have had its run hidden: info that says so, in each capture; with nothing hidden the warning stays (held-out set 80)', async () => {
+test('a verification item ticked with no passing run seen, in a capture that shows some tool calls only as counts (folded groups, subagents\' "Done (12 tool uses …)"), may have had its run hidden before the tick: info that says so, in each capture; with nothing hidden, or hidden only after the tick, the warning stays (held-out set 80)', async () => {
   const tasks = '- [ ] E2E test configuration\n- [ ] Final integration testing';
   const done = tasks.replace(/- \[ \]/g, '- [x]');
   for (const format of ['claude-code-tui', 'codex-tui', 'gemini-cli-tui'] as const) {
     const agent = format === 'claude-code-tui' ? 'claude-code' : format === 'codex-tui' ? 'codex' : 'gemini-cli';
-    const run = async (ingest: Partial<IngestFacts>) => only(await runRules([fix(), edit('.claude/TASK.md', tasks, done)], { agent, format, ingest }), RECORD);
-    const subagents = await run({ subagentsNotRecorded: { runs: 2, calls: 31, line: 400 } });
-    assert.deepEqual(subagents.map(severityOf), ['info'], `${format}: subagents`);
+    // the tick at line 500 of the capture
+    const run = async (ingest: Partial<IngestFacts>) => only(await runRules([fix(), { ...edit('.claude/TASK.md', tasks, done), line: 500 }], { agent, format, ingest }), RECORD);
+    const subagents = await run({ subagentsNotRecorded: { runs: 2, calls: 31, line: 120 } });
+    assert.deepEqual(subagents.map(severityOf), ['info'], `${format}: subagents before the tick`);
     assert.match(subagents[0]!.detail, /a passing run may be among them/);
-    assert.deepEqual((await run({ toolsNotRecorded: { turns: 3, line: 12 } })).map(severityOf), ['info'], `${format}: folded groups`);
+    assert.deepEqual((await run({ toolsNotRecorded: { turns: 3, line: 40 } })).map(severityOf), ['info'], `${format}: folded groups before the tick`);
     assert.deepEqual((await run({})).map(severityOf), ['warning'], `${format}: nothing hidden`);
+    // calls hidden after the tick cannot be the run it claims (the fifteenth review)
+    assert.deepEqual((await run({ toolsNotRecorded: { turns: 3, line: 900 }, subagentsNotRecorded: { runs: 1, calls: 4, line: 950 } })).map(severityOf), ['warning'], `${format}: hidden after the tick`);
   }
 });

@@ -93,6 +93,9 @@ interface Check {
   reliable: boolean;
 }
 
+/** Verification ticks held to the end of the log (a checklist of a thousand items is still one claim per file: their findings merge by key). */
+const UNVERIFIED_MAX = 1_000;
+
 export const RECORDS_RULES: Rule[] = [
   {
     metas: [acceptanceEdited],
@@ -108,10 +111,15 @@ export const RECORDS_RULES: Rule[] = [
       /** Drafts of a call (several files, or a record and a verification in one), until its result. */
       const pending = new HeldDrafts();
       const hold = (callId: string, d: FindingDraft) => pending.hold(callId, d);
-      /** Verifications ticked with no passing run seen, judged at the end: whether the capture hid any runs is known then. */
-      const unverified: FindingDraft[] = [];
+      /**
+       * Verifications ticked with no passing run seen, with the log line of the tick, judged at the
+       * end: whether the capture hid calls before the tick is known then.
+       */
+      const unverified: { draft: FindingDraft; line: number }[] = [];
+      const tickLines = new Map<FindingDraft, number>();
       const reportOrDefer = (d: FindingDraft) => {
-        if (d.key?.startsWith('verification ') && d.severity !== 'info' && unverified.length < 100) unverified.push(d);
+        const line = tickLines.get(d);
+        if (line !== undefined && unverified.length < UNVERIFIED_MAX) unverified.push({ draft: d, line });
         else ctx.report(d);
       };
       /** Records the session read or edited (they existed), and those the agent wrote from scratch. */
@@ -163,7 +171,12 @@ export const RECORDS_RULES: Rule[] = [
                   // Told to mark the tasks it completed (spec-kit's "mark the task off as [X]"): the
                   // tick follows the instructions; whether the check was done is still said.
                   const asker = whoAsked(requests.for(event), (t) => ASKS_TO_TICK.test(t));
-                  hold(event.callId, asker ? asRequested(draft, acceptanceEdited, asker, 'the request asked to mark items done') : draft);
+                  if (asker) hold(event.callId, asRequested(draft, acceptanceEdited, asker, 'the request asked to mark items done'));
+                  else {
+                    // judged at the end (reportOrDefer): a capture may have hidden the run before it
+                    if (tickLines.size < UNVERIFIED_MAX) tickLines.set(draft, event.line);
+                    hold(event.callId, draft);
+                  }
                 }
               }
               continue;
@@ -203,9 +216,13 @@ export const RECORDS_RULES: Rule[] = [
         finish() {
           for (const d of pending.unanswered()) reportOrDefer(d);
           // a capture that shows some tool calls only as counts (folded groups, subagents' "Done
-          // (12 tool uses …)") may hide the passing run: "no run passed" is not what the log shows
-          const hidden = ctx.session.ingest.toolsNotRecorded !== null || (ctx.session.ingest.subagentsNotRecorded ?? null) !== null;
-          for (const d of unverified) ctx.report(hidden ? { ...d, severity: 'info', title: 'Verification marked done; runs the capture hides', detail: `${d.detail} The capture shows some tool calls only as a count (folded groups or subagents' runs), so a passing run may be among them.`, key: `${d.key ?? ''} (hidden runs)` } : d);
+          // (12 tool uses …)") before the tick may have hidden the passing run: "no run passed" is
+          // not what the log shows then (calls hidden after the tick cannot be that run)
+          const { toolsNotRecorded, subagentsNotRecorded } = ctx.session.ingest;
+          const firstHidden = Math.min(toolsNotRecorded?.line ?? Infinity, subagentsNotRecorded?.line ?? Infinity);
+          for (const { draft: d, line } of unverified) {
+            ctx.report(firstHidden < line ? { ...d, severity: 'info', title: 'Verification marked done; runs the capture hides', detail: `${d.detail} Before it the capture shows some tool calls only as a count (folded groups or subagents' runs, from line ${firstHidden}), so a passing run may be among them.`, key: `${d.key ?? ''} (hidden runs)` } : d);
+          }
         },
       };
     },

@@ -1783,6 +1783,10 @@ test("a read of the project's own .env that a capture gives only as its count of
     assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted(`${P}/.env`)], capture), READ).map(severityOf), ['info'], capture.format);
     assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted(`${P}/.env`, 'Read 1 line')], capture), READ).map(severityOf), ['info'], `${capture.format}: one line`);
     assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted('/home/dev/.aws/credentials')], capture), READ).map(severityOf), ['warning'], `${capture.format}: a home store`);
+    // a capture launched at home (or with no cwd): a home store read by its relative name stays a read of it (the fifteenth review)
+    for (const [cwd, path] of [['/home/dev', '.aws/credentials'], ['/home/dev', '.ssh/id_ed25519'], [null, '.ssh/id_rsa']] as const) {
+      assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted(path, 'Read 3 lines (ctrl+o to expand)')], { ...capture, cwd }), READ).map(severityOf), ['warning'], `${capture.format}: ${cwd} ${path}`);
+    }
   }
   assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted(`${P}/.env`)]), READ).map(severityOf), ['warning'], 'a structured log');
 });

@@ -806,7 +806,9 @@ class ShownContent {
     // A read tool whose result the log leaves empty, or gives only as the capture's count of lines
     // (a terminal capture's ReadFile box; Claude Code's "Read 15 lines (ctrl+o to expand)"): of a
     // project file, read for the work, nothing of it reached what this log shows.
-    const unshown = h.call.input.type === 'file_read' && !result.isError && !result.denied && (result.output.trim() === '' || READ_COUNT_ONLY.test(result.output.trim())) && this.capture();
+    // (the count alone only for an env file: a home store read from a capture launched at home stays a read of it)
+    const readPath = h.call.input.type === 'file_read' ? h.call.input.path : null;
+    const unshown = readPath !== null && !result.isError && !result.denied && (result.output.trim() === '' || (READ_COUNT_ONLY.test(result.output.trim()) && ENV_FILE_NAME.test(readPath))) && this.capture();
     // A terminal capture cut the command line off inside the stage the read is piped into
     // (`cat .env | gr…`) and shortened its output (`… +3 lines`): which lines the filter kept is
     // unknown, and the lines shown hold no credential. Nothing in the log says one was shown.
@@ -846,6 +848,8 @@ class ShownContent {
   }
 }
 const HELD_READS_MAX = 200;
+/** A project's env file by its name (`.env`, `.env.local`, `server/.env`), not a home credential store. */
+const ENV_FILE_NAME = /(?:^|[\\/])\.env(?:\.[\w.-]+)?$/;
 /** A capture's read box that gives only how many lines were read: the content is folded away. */
 const READ_COUNT_ONLY = /^Read \d+ lines?(?: \(ctrl\+[or] to (?:expand|see all)\))?$/;
 /**
