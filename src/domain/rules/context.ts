@@ -122,14 +122,15 @@ class Context {
   /** Paths a call writes or deletes, until its result says whether it ran. */
   readonly pendingFiles = new Map<string, string[]>();
 
-  mcpCall(serverName: string, toolName: string, first: EvidenceItem): void {
+  /** `first`: the call's evidence, made only for a server's first call (the one the finding quotes). */
+  mcpCall(serverName: string, toolName: string, first: () => EvidenceItem): void {
     // names as a log writes them, clipped: a hostile log's 100 KB name stays a name
     const server = clipName(serverName);
     const tool = clipName(toolName);
     let calls = this.mcp.get(server);
     if (!calls) {
       if (this.mcp.size >= MCP_SERVERS_MAX) return;
-      this.mcp.set(server, (calls = { tools: new Map(), first }));
+      this.mcp.set(server, (calls = { tools: new Map(), first: first() }));
     }
     if (calls.tools.has(tool) || calls.tools.size < MCP_TOOLS_MAX) calls.tools.set(tool, (calls.tools.get(tool) ?? 0) + 1);
   }
@@ -216,7 +217,7 @@ export const CONTEXT_RULES: Rule[] = [
           else if (event.kind === 'tool_result') c.onResult(event);
           if (event.kind !== 'tool_call') return;
           const fx = effectsOf(event, facts, ctx.session);
-          if (event.input.type === 'mcp') c.mcpCall(event.input.server, event.input.tool, evidence(event, describeCall(event), facts));
+          if (event.input.type === 'mcp') c.mcpCall(event.input.server, event.input.tool, () => evidence(event, describeCall(event), facts));
           if (event.input.type === 'command') {
             c.commands++;
             setCapped(c.openCommands, event.callId, { command: event.input.command, shell: facts.shell }, OPEN_MAX);

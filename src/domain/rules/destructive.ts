@@ -10,7 +10,7 @@ import { effectsOf, heredocBodies, locate, type Located } from './effects.ts';
 import { CommandTable, type Row } from './command-table.ts';
 import { asksForInfo, containerExec, gitSubcommand, hostOfUrl, isLocalHost, optionValues, parseArgs, PS_PATH_PARAMS, PUSH_REFUSED, type ParsedArgs } from './commands.ts';
 import { deletedBranches, OwnBranches } from './own-branches.ts';
-import { addCapped, basename, capitalise, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
+import { addCapped, basename, capitalise, ELIDED, escapeRegExp, evidence, meta, QUOTE_MAX, safe, setCapped } from './util.ts';
 import { isCoreSystemPath } from './permissions.ts';
 import { effectGated, Outcomes, PUSH } from './outcome.ts';
 import { classifyPath, guessHome } from '../paths.ts';
@@ -1097,6 +1097,42 @@ function sqlToolAnswered(draft: FindingDraft, result: ToolResultEvent): FindingD
 }
 const SQL_REFUSED = /^(?:ERROR|error)\b[^\n]{0,200}|\b(?:cannot execute [A-Z ]+ in a read-only transaction|permission denied for [^\n]{1,120}|must be owner of [^\n]{1,120})/m;
 
+/**
+ * SQL with its string literals (`'…'`, `''` inside) and dollar-quoted bodies (`$$…$$`, `$fn$…$fn$`)
+ * blanked, in one pass: an unclosed one runs to the end (a pattern retried from every opening was
+ * quadratic on a hostile log's text).
+ */
+const QUOTE_OPEN = /'|\$(?:[A-Za-z_]\w{0,30})?\$/g;
+function withoutQuoted(sql: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    QUOTE_OPEN.lastIndex = at;
+    const open = QUOTE_OPEN.exec(sql);
+    if (!open) return out + sql.slice(at);
+    out += `${sql.slice(at, open.index)}''`;
+    const quote = open[0];
+    let close = open.index + quote.length;
+    if (quote === "'") {
+      // a quote doubled inside the literal is part of it
+      for (;;) {
+        const next = sql.indexOf("'", close);
+        if (next < 0) return out;
+        if (sql[next + 1] !== "'") {
+          close = next + 1;
+          break;
+        }
+        close = next + 2;
+      }
+    } else {
+      const next = sql.indexOf(quote, close);
+      if (next < 0) return out;
+      close = next + quote.length;
+    }
+    at = close;
+  }
+}
+
 /** SQL without its block comments (an unclosed one runs to the end), in one pass: a regex's lazy match retried from every opening was quadratic. */
 function withoutBlockComments(sql: string): string {
   let out = '';
@@ -1118,13 +1154,13 @@ function withoutBlockComments(sql: string): string {
  * ends in ROLLBACK, and not a temporary table the same text made.
  */
 export function executedDestructiveSql(sql: string): string | null {
-  const text = withoutBlockComments(sql.replace(/--[^\n]*/g, ' '));
+  const statements = withoutQuoted(withoutComments(sql)).split(';');
+  const text = statements.join(';');
   if (!/^\s*\(?\s*(?:SELECT|INSERT|UPDATE|DELETE|DROP|ALTER|CREATE|TRUNCATE|WITH|BEGIN|START|GRANT|REVOKE|COMMENT|SET|DO|CALL|MERGE|REPLACE|RENAME|USE)\b/i.test(text) || /^\s*EXPLAIN\b/i.test(text)) return null;
-  const literalsOut = text.replace(/\$([A-Za-z_]\w{0,30})?\$[\s\S]*?\$\1\$/g, ' ').replace(/'(?:[^']|'')*'/g, "''");
-  if (/\bROLLBACK\b(?![\s\S]*\bCOMMIT\b)/i.test(literalsOut)) return null;
-  const temp = new Set([...literalsOut.matchAll(/\bCREATE\s+(?:GLOBAL\s+|LOCAL\s+)?TEMP(?:ORARY)?\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w."`]+)/gi)].map((m) => m[1]!.replace(/["`]/g, '').toLowerCase()));
-  for (const stmt of literalsOut.split(';')) {
-    const found = findDestructiveSql(stmt);
+  if (/\bROLLBACK\b(?![\s\S]*\bCOMMIT\b)/i.test(text)) return null;
+  const temp = new Set([...text.matchAll(/\bCREATE\s+(?:GLOBAL\s+|LOCAL\s+)?TEMP(?:ORARY)?\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w."`]+)/gi)].map((m) => m[1]!.replace(/["`]/g, '').toLowerCase()));
+  for (const stmt of statements) {
+    const found = destructiveStatement(stmt);
     if (!found) continue;
     const target = /\bDROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?([\w."`]+)/i.exec(found)?.[1]?.replace(/["`]/g, '').toLowerCase();
     if (target && temp.has(target)) continue;
@@ -1151,21 +1187,37 @@ function mcpSql(tool: string, args: unknown): string | null {
 }
 
 export function findDestructiveSql(sql: string): string | null {
-  const clean = withoutBlockComments(sql.replace(/--[^\n]*/g, ' '));
-  for (const stmt of clean.split(';')) {
-    const drop = /\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|COLLECTION)\b(\s+IF\s+EXISTS)?(\s+[\w."`[\]]+)?/i.exec(stmt);
-    if (drop) return drop[0].trim();
-    const column = /\bALTER\s+TABLE\s+[\w."`[\]]+\s+DROP\s+(COLUMN\s+)?[\w."`[\]]+/i.exec(stmt);
-    if (column && !/\bDROP\s+(CONSTRAINT|INDEX|DEFAULT|NOT\s+NULL)\b/i.test(column[0])) return column[0].trim();
-    const trunc = /\bTRUNCATE\s+(TABLE\s+)?[\w."`[\]]+/i.exec(stmt);
-    if (trunc) return trunc[0].trim();
-    const del = /\bDELETE\s+FROM\s+[\w."`[\]]+/i.exec(stmt);
-    if (del && !/\bWHERE\b/i.test(stmt.slice(del.index))) return del[0].trim();
-    const mongo = /\b(db\.dropDatabase\(\)|db\.[\w.]+\.drop\(\)|\.deleteMany\(\s*\{\s*\}\s*\))/.exec(stmt);
-    if (mongo) return mongo[0];
-    const redis = /^[ \t]*(FLUSHALL|FLUSHDB)\b/im.exec(stmt);
-    if (redis) return redis[0].trim();
+  for (const stmt of sqlStatements(sql)) {
+    const found = destructiveStatement(stmt);
+    if (found) return found;
   }
+  return null;
+}
+
+/** SQL's statements, its comments out. */
+function sqlStatements(sql: string): string[] {
+  return withoutComments(sql).split(';');
+}
+
+/** SQL without its `--` and block comments. */
+function withoutComments(sql: string): string {
+  return withoutBlockComments(sql.replace(/--[^\n]*/g, ' '));
+}
+
+/** What one statement destroys, as written (`DROP TABLE orders`), or null. */
+function destructiveStatement(stmt: string): string | null {
+  const drop = /\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|COLLECTION)\b(\s+IF\s+EXISTS)?(\s+[\w."`[\]]+)?/i.exec(stmt);
+  if (drop) return drop[0].trim();
+  const column = /\bALTER\s+TABLE\s+[\w."`[\]]+\s+DROP\s+(COLUMN\s+)?[\w."`[\]]+/i.exec(stmt);
+  if (column && !/\bDROP\s+(CONSTRAINT|INDEX|DEFAULT|NOT\s+NULL)\b/i.test(column[0])) return column[0].trim();
+  const trunc = /\bTRUNCATE\s+(TABLE\s+)?[\w."`[\]]+/i.exec(stmt);
+  if (trunc) return trunc[0].trim();
+  const del = /\bDELETE\s+FROM\s+[\w."`[\]]+/i.exec(stmt);
+  if (del && !/\bWHERE\b/i.test(stmt.slice(del.index))) return del[0].trim();
+  const mongo = /\b(db\.dropDatabase\(\)|db\.[\w.]+\.drop\(\)|\.deleteMany\(\s*\{\s*\}\s*\))/.exec(stmt);
+  if (mongo) return mongo[0];
+  const redis = /^[ \t]*(FLUSHALL|FLUSHDB)\b/im.exec(stmt);
+  if (redis) return redis[0].trim();
   return null;
 }
 
@@ -2001,16 +2053,14 @@ function reportForcedByReport(ctx: RuleContext, pushed: { call: NormEvent & { ki
 function movedNothing(cmd: SimpleCommand, args: string[], facts: EventFacts, output: string): boolean {
   if ((facts.shell?.commands.length ?? 0) !== 1 || cmd.pipeLength > 1 || args.some((a) => a === '-q' || a === '--quiet' || /^-\w*q/.test(a))) return false;
   const tail = output.slice(-20_000);
-  return /^[ \t]*Everything up-to-date[ \t]*$/m.test(tail) && !tail.split('\n').some((l) => REF_LINE.test(l)) && !FOLDED_LINES.test(tail);
+  return /^[ \t]*Everything up-to-date[ \t]*$/m.test(tail) && !tail.split('\n').some((l) => REF_LINE.test(l)) && !ELIDED.test(tail);
 }
-/** A terminal capture's fold of the output: `… +7 lines (ctrl+o to expand)`, `... +12 lines`. */
-const FOLDED_LINES = /(?:…|\.\.\.)\s*\+\d+\s+lines?\b/;
 
 /**
  * A ref line of push's report that git marks forced: `+ 2ebec6b...a3c1b5c main -> main (forced update)`
  * (a terminal may wrap it inside "update"). The branch on the remote is the one after the arrow.
  */
-const FORCED_REF = /^[ \t]*\+[ \t]+[0-9a-f]{7,40}\.\.\.[0-9a-f]{7,40}[ \t]+\S+[ \t]+->[ \t]+(\S+)[ \t]+\(forced[ \t]*(?:upd|$)/g;
+const FORCED_REF = /^[ \t]*\+[ \t]+[0-9a-f]{7,40}\.\.\.[0-9a-f]{7,40}[ \t]+\S+[ \t]+->[ \t]+(\S+)[ \t]+\(forced[ \t]*(?:upd|$)/;
 
 /**
  * The branches git's report says it force-updated on the remote: ref lines of push's own report,
@@ -2024,7 +2074,6 @@ function forcedInReport(output: string): string[] {
     if (/^[ \t]*To \S/.test(line)) pushing = true;
     else if (/^[ \t]*From \S/.test(line)) pushing = false;
     else if (pushing) {
-      FORCED_REF.lastIndex = 0;
       const m = FORCED_REF.exec(line);
       if (m) out.push(m[1]!.replace(/^refs\/heads\//, ''));
     }

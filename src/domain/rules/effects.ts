@@ -242,8 +242,9 @@ function powershellArgs(cmd: SimpleCommand): { named: (opt: string[]) => string 
 export function powershellCopy(cmd: SimpleCommand): { from: string; to: string } | null {
   if (!PS_COPY.has(cmd.name.toLowerCase())) return null;
   const { named, positional } = powershellArgs(cmd);
-  const from = named(['-path', '-literalpath']) ?? positional[0];
-  const to = named(['-destination']) ?? (named(['-path', '-literalpath']) === undefined ? positional[1] : positional[0]);
+  const path = named(['-path', '-literalpath']);
+  const from = path ?? positional[0];
+  const to = named(['-destination']) ?? (path === undefined ? positional[1] : positional[0]);
   return from && to ? { from, to } : null;
 }
 

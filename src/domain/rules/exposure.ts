@@ -432,7 +432,8 @@ export const EXPOSURE_RULES: Rule[] = [
           if (event.kind === 'tool_result') repos.onResult(event);
           for (const loc of commands) {
             // a copy of a whole store or entry folder is the store copy's finding (reportStoreCopy), not also a transcript copy
-            const transcripts = storeCopyRan(loc, ctx.session) ? [] : transcriptCopies(loc, ctx, repos);
+            const found = transcriptCopies(loc, ctx, repos);
+            const transcripts = found.length > 0 && storeCopyRan(loc, ctx.session) ? [] : found;
             for (const c of transcripts) {
               if (copies.length >= COPIES_MAX) break;
               const abs = locate(c.to, loc.dir, ctx.session).abs;

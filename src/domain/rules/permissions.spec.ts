@@ -1398,6 +1398,8 @@ test('agent settings whose changed keys are all known to govern nothing (storage
       ['"DEBUG": "0"', '"DEBUG": "0",\n"LD_PRELOAD": "/tmp/libhook.so"', 'an environment variable inside an env block'],
       ['"theme": "Default"', '"theme": "Default",\n"cleanupPeriodDays": 0', 'transcripts deleted at once'],
       ['"theme": "Default"', '"theme": "Default",\n"contextFileName": "/tmp/x.md"', "Gemini's instruction file moved"],
+      // an entry moved from deny to allow beside a quiet change is a change (read once more)
+      ['"theme": "Default",\n"deny": [\n"Bash(rm:*)"\n],\n"allow": [\n]', '"theme": "GitHub",\n"deny": [\n],\n"allow": [\n"Bash(rm:*)"\n]', 'an entry moved beside a theme'],
       ['"ui": {}', '"hooks": {}', 'hooks'],
     ] as const) {
       assert.deepEqual((await run(...answered(edit(settings, old, now), { output: 'ok' }))).map(severityOf), ['warning'], `${agent}: ${why}`);

@@ -686,26 +686,22 @@ function checkWrite(ctx: Judged, event: NormEvent, facts: EventFacts, w: FileOp,
         else report(added, agentSettingsWrite);
       } else if (askedHooks) ctx.outcomes.report(event, 'write', asRequested(draft, agentSettingsWrite, askedHooks, 'the request asked for what these hooks do'), w.abs);
       else if (namedSetting) ctx.outcomes.report(event, 'write', asRequested({ ...draft, title: 'Agent settings changed as asked' }, agentSettingsWrite, namedSetting, 'the request named the setting changed, and the change touched only display settings or the status line'), w.abs);
-      else if (changesMetadataOnly(w.added, w.removed)) report({ ...draft, severity: 'info', title: 'Agent settings metadata changed', detail: `Changed only version or schema entries of ${safe(w.path, facts, QUOTE_MAX)}: no permission, hook, server, environment or sandbox setting changed.` }, agentSettingsWrite);
-      // A new settings file (its result says the file was created) holding only a schema or
-      // version entry: a scaffold, no setting in it; over a file whose old text is not shown it
-      // may have wiped settings, so the warning stays.
-      else if (holdsMetadataOnly(w.added, w.removed)) report({ ...draft, whenRan: (output) => (NEW_FILE_WRITTEN.test(output) ? { ...draft, severity: 'info', title: 'Agent settings file created with no setting in it', detail: `${safe(w.path, facts, QUOTE_MAX)} was created holding only version or schema entries (\`{"$schema": …}\`): no permission, hook, server, environment or sandbox setting.` } : null) }, agentSettingsWrite);
       else reportBySettingsTouched(w, draft, facts, report);
     }
   }
 }
 
 /**
- * Settings that govern nothing an agent may do (`"storage_dir"`, `"theme"`, `model = "o3"`): an
- * edit of those alone, or a new file holding only those, changed no permission (info); over a file
- * whose old text is not shown the write may have wiped settings, so the warning stays.
+ * Settings that govern nothing an agent may do (`"$schema"`, a version, `"theme"`, `model = "o3"`):
+ * an edit of those alone, or a new file holding only those (the harness says it created it),
+ * changed no permission (info); over a file whose old text is not shown the write may have wiped
+ * settings, so the warning stays.
  */
 function reportBySettingsTouched(w: FileOp, draft: FindingDraft, facts: EventFacts, report: (d: FindingDraft, m: typeof agentSettingsWrite) => void): void {
-  const keys = inertKeysTouched(w.added, w.removed);
+  const keys = quietKeysTouched(w.added, w.removed);
   if (!keys) return report(draft, agentSettingsWrite);
   const named = keys.slice(0, 4).map((k) => `\`${safe(k, facts, 40)}\``).join(', ');
-  const quiet: FindingDraft = { ...draft, severity: 'info', title: 'Agent settings changed, no permission among them', detail: `Changed only ${named} in ${safe(w.path, facts, QUOTE_MAX)}: display, editor or model settings that govern no permission, approval, hook, server, tool, environment or sandbox.` };
+  const quiet: FindingDraft = { ...draft, severity: 'info', title: 'Agent settings changed, no permission among them', detail: `Changed only ${named} in ${safe(w.path, facts, QUOTE_MAX)}: version, schema, display, editor or model entries that govern no permission, approval, hook, server, tool, environment or sandbox.` };
   if (w.removed !== undefined && w.removed.trim() !== '') report(quiet, agentSettingsWrite);
   else report({ ...draft, whenRan: (output) => (NEW_FILE_WRITTEN.test(output) ? quiet : null) }, agentSettingsWrite);
 }
@@ -717,6 +713,8 @@ function reportBySettingsTouched(w: FileOp, draft: FindingDraft, facts: EventFac
  * on this list may be one that matters (`cleanupPeriodDays`, `experimental_instructions_file`,
  * `contextFileName`), so it keeps the warning.
  */
+/** Keys that describe a settings file rather than configure the agent: its version, its schema. */
+const METADATA_KEY = /^(?:\$schema|[\w.-]*[vV]ersion)$/;
 const INERT_KEY = new Set([
   'theme', 'model', 'ui', 'editor', 'preferredEditor', 'language', 'fontSize', 'outputStyle', 'vimMode',
   'preferredNotifChannel', 'spinnerTipsEnabled', 'showTips', 'hideBanner', 'hideTips', 'hideWindowTitle',
@@ -728,25 +726,37 @@ const INERT_KEY = new Set([
 const JSON_KEY_LINE = /^\s*"([^"\\]{1,80})"\s*:\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false|null|[[{]\s*[\]}]?)\s*,?\s*$/;
 const TOML_KEY_LINE = /^\s*(?:([A-Za-z0-9_.-]{1,80})\s*=\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false)|\[\[?([A-Za-z0-9_.-]{1,80})\]\]?)\s*$/;
 
+/** The key of a settings line (`"theme": "dark",`, `model = "o3"`, `[tui]`), or null for anything else (an array entry, a command). */
+function keyOfLine(line: string): string | null {
+  const m = JSON_KEY_LINE.exec(line) ?? TOML_KEY_LINE.exec(line);
+  return m?.[1] ?? m?.[2] ?? null;
+}
+
+/** A key that describes the file (its version, its schema) or is known to govern nothing (INERT_KEY). */
+const quietKey = (key: string | null) => key !== null && (METADATA_KEY.test(key) || INERT_KEY.has(key));
+
 /**
- * The keys a settings change touched, when every changed line is a plain key line or brackets and
- * every key is one known to govern nothing (INERT_KEY): an edit's lines that differ, or a whole
- * write's every line. Null when a line is anything else (an array entry, a command), a key is not
- * known to be inert, or no key changed.
+ * The quiet keys a settings change touched, when it touched nothing else. An edit: with the lines
+ * of quiet keys taken out, the old and the new text are the same lines in the same order (a line
+ * moved — an entry from `deny` to `allow` — is a change), and some quiet line differs. A whole write
+ * (no old text shown): every line is brackets or a quiet key. Null otherwise.
  */
-function inertKeysTouched(added: string | undefined, removed: string | undefined): string[] | null {
+function quietKeysTouched(added: string | undefined, removed: string | undefined): string[] | null {
   if (added === undefined || added.length > 20_000 || (removed?.length ?? 0) > 20_000) return null;
-  const shown = removed !== undefined && removed.trim() !== '';
-  const lines = shown ? [...newLines(added, removed), ...newLines(removed, added)] : added.split('\n');
-  const keys: string[] = [];
-  for (const line of lines) {
-    if (/^[\s[\]{}(),]*$/.test(line)) continue;
-    const m = JSON_KEY_LINE.exec(line) ?? TOML_KEY_LINE.exec(line);
-    const key = m?.[1] ?? m?.[2];
-    if (!key || !INERT_KEY.has(key)) return null;
-    if (!keys.includes(key)) keys.push(key);
+  const entries = (text: string) => text.split('\n').map((l) => l.trim().replace(/,$/, '')).filter((l) => l !== '' && !/^[[\]{}(),]+$/.test(l));
+  const quiet = (l: string) => quietKey(keyOfLine(l));
+  const after = entries(added);
+  if (removed === undefined || removed.trim() === '') {
+    const keys = [...new Set(after.map(keyOfLine))];
+    return after.length > 0 && after.every(quiet) ? (keys as string[]) : null;
   }
-  return keys.length > 0 ? keys : null;
+  const before = entries(removed);
+  const rest = (list: string[]) => list.filter((l) => !quiet(l)).join('\n');
+  if (rest(after) !== rest(before)) return null;
+  const was = new Set(before.filter(quiet));
+  const now = new Set(after.filter(quiet));
+  const changed = [...after.filter((l) => quiet(l) && !was.has(l)), ...before.filter((l) => quiet(l) && !now.has(l))];
+  return changed.length > 0 ? [...new Set(changed.map((l) => keyOfLine(l)!))] : null;
 }
 
 /** A request that speaks of MCP servers, in any language (the word is the same everywhere). */
@@ -778,36 +788,6 @@ const FETCH_AND_RUN = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMetho
 function addsHooksOnly(added: string | undefined, removed: string | undefined): boolean {
   if (added === undefined || !HOOK_EVENTS.test(added) || FETCH_AND_RUN.test(added)) return false;
   return newLines(added, removed).every(hookLine);
-}
-
-/** Keys that describe a settings file rather than configure the agent: its version, its schema. */
-const METADATA_KEY = /^(?:\$schema|[\w.-]*[vV]ersion)$/;
-/** One `"key": scalar` line (a string without a command's characters, a number), or brackets only. */
-const SCALAR_ENTRY = /^\s*"([^"\\]{1,80})"\s*:\s*(?:"[\w.:/@+~ -]{0,200}"|-?\d[\d.]*|true|false|null)\s*,?\s*$/;
-
-/**
- * An edit that changes version or schema entries and nothing else: with those entries taken out,
- * the old and the new text are the same lines in the same order (a line moved — an entry from
- * `deny` to `allow` — is a change), and some such entry differs.
- */
-function changesMetadataOnly(added: string | undefined, removed: string | undefined): boolean {
-  if (added === undefined || removed === undefined || removed.trim() === '' || added.length > 20_000 || removed.length > 20_000) return false;
-  const entries = (text: string) => text.split('\n').map((l) => l.trim().replace(/,$/, '')).filter((l) => l !== '');
-  const metadata = (l: string) => METADATA_KEY.test(SCALAR_ENTRY.exec(l)?.[1] ?? '');
-  const [after, before] = [entries(added), entries(removed)];
-  const rest = (list: string[]) => list.filter((l) => !metadata(l)).join('\n');
-  return rest(after) === rest(before) && after.filter(metadata).join('\n') !== before.filter(metadata).join('\n');
-}
-
-/**
- * A settings file written whole (a new file, or one whose old text the log does not show) that
- * holds nothing but version or schema entries and brackets: the scaffold of a settings file, no
- * setting in it. A write that replaced shown text is judged by changesMetadataOnly.
- */
-function holdsMetadataOnly(added: string | undefined, removed: string | undefined): boolean {
-  if (added === undefined || (removed !== undefined && removed.trim() !== '') || added.length > 2_000) return false;
-  const entries = added.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !/^[[\]{}(),]+$/.test(l));
-  return entries.length > 0 && entries.every((l) => METADATA_KEY.test(SCALAR_ENTRY.exec(l)?.[1] ?? ''));
 }
 
 /** The lines a change added that its old text did not have (an edit's new text repeats its context). */

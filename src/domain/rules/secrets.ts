@@ -23,7 +23,7 @@ import { clientBundledName } from '../secrets/context.ts';
 import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, orderSentences, requestsOf, sentencesAsking, whoAsked, type Asker } from './requests.ts';
 import { askedToFindCredential } from './credential-hunt.ts';
 import { passwordTypedAt, wordAt } from './typed-password.ts';
-import { addCapped, around, basename, describeCall, escapeRegExp, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
+import { addCapped, around, basename, describeCall, ELIDED, escapeRegExp, evidence, meta, plural, QUOTE_MAX, safe, setCapped, type EvidenceItem } from './util.ts';
 
 export const inPrompt = meta({
   id: 'secrets/in-prompt',
@@ -888,8 +888,6 @@ function cutFilterAfterEnvRead(line: string): boolean {
 }
 const FILTERS = ['grep', 'egrep', 'rg', 'head', 'tail', 'cut', 'awk', 'sed', 'jq'];
 const PASSES_ALL = ['cat', 'sort', 'tee', 'less', 'more', 'column'];
-/** Output the capture shortened: what the model saw is more than the log shows. */
-const ELIDED = /…\s*\+\d+\s+lines|\(ctrl\s*\+\s*[a-z] to (?:view|expand)|\.\.\.\s*\[\d+ (?:more )?lines? (?:truncated|omitted)/i;
 // An entry that names a credential and gives it a value, whatever the value (`UMLS_API_KEY=REDACTED`
 // in a log whose copy was redacted, a short password no detector takes): the file held one.
 // Empty values (`"auths": {}`, `TOKEN=`) hold none.

@@ -155,3 +155,6 @@ export function meta(m: Omit<RuleMeta, 'category'>): RuleMeta {
 export function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
+
+/** Output a capture shortened (`… +41 lines`, "(ctrl+o to expand)", `... [12 lines truncated]`): what the model saw is more than the log shows. */
+export const ELIDED = /(?:…|\.\.\.)\s*\+\d+\s+lines|\(ctrl\s*\+\s*[a-z] to (?:view|expand)|\.\.\.\s*\[\d+ (?:more )?lines? (?:truncated|omitted)/i;
