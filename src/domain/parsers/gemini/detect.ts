@@ -3,7 +3,7 @@
 // are never claimed.
 import type { Detection, DetectSample } from '../../ingest/types.ts';
 import { isObj, obj, type Obj } from '../shared/values.ts';
-import { SHARE_HEADING } from './markdown-share.ts';
+import { FRONT_MATTER_MAX_LINES, SHARE_HEADING } from './markdown-share.ts';
 import { sessionIdOf } from './prompt-log.ts';
 
 const MESSAGE_TYPES = new Set(['user', 'gemini', 'info', 'error', 'warning']);
@@ -19,11 +19,23 @@ export function detectGemini(sample: DetectSample): Detection | null {
  * make it unmistakable.
  */
 function detectMarkdownShare(sample: DetectSample): Detection | null {
-  const first = sample.lines.find((l) => l.trim() !== '');
+  const first = afterFrontMatter(sample.lines).find((l) => l.trim() !== '');
   if (first === undefined || !SHARE_HEADING.test(first)) return null;
   const body = sample.lines.join('\n');
   const sure = /This is the Gemini CLI|^\*\*Tool (?:Command|Response)\*\*:$|\n---\n\n(?:## (?:USER|MODEL) |(?:🧑\u200d?💻|✨) ## (?:USER|MODEL))/mu.test(body);
   return { format: 'gemini-markdown', score: sure ? 0.95 : 0.8 };
+}
+
+/**
+ * The lines after a YAML front matter block ("---" … "---" or "...") that heads a Markdown file:
+ * people keep exports in note vaults and static sites (Obsidian, Jekyll), which add one above the
+ * export's first heading. Lines with no such block are returned as they are.
+ */
+function afterFrontMatter(lines: readonly string[]): readonly string[] {
+  const start = lines.findIndex((l) => l.trim() !== '');
+  if (start === -1 || lines[start]!.trimEnd() !== '---') return lines;
+  const end = lines.slice(start + 1, start + 1 + FRONT_MATTER_MAX_LINES).findIndex((l) => l.trimEnd() === '---' || l.trimEnd() === '...');
+  return end === -1 ? lines : lines.slice(start + end + 2);
 }
 
 /**

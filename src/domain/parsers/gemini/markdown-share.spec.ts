@@ -52,6 +52,22 @@ describe('gemini-markdown: `/chat share` Markdown is read as the history it was 
     assert.equal(drive(gemini, '# Title\n\n## USER 🧑‍💻\n\nhi\n').detection, null, 'a document that does not open with a turn');
   });
 
+  test('a YAML front matter block above the first turn (a note vault\'s, a static site\'s) is not part of the export', () => {
+    for (const head of ['---\ntags: [ai-log, archived]\n---\n\n', '---\ntitle: "Chat"\ndate: 2026-05-07\n...\n', '\n---\n---\n\n']) {
+      const out = drive(gemini, head + share(HISTORY));
+      assert.deepEqual(out.detection, { format: 'gemini-markdown', score: 0.95 }, JSON.stringify(head));
+      assert.deepEqual(gist(out.events), gist(drive(gemini, share(HISTORY)).events), JSON.stringify(head));
+      assert.deepEqual(out.skips, [], 'the file\'s metadata is no unread part of the session');
+    }
+    // a block that never closes before the first turn was text after all: its lines are skipped
+    const unclosed = drive(gemini, '---\ntags: [x]\n' + share(HISTORY), 'gemini-markdown');
+    assert.deepEqual(unclosed.skips.map((k) => k.line), [1, 2]);
+    assert.deepEqual(gist(unclosed.events), gist(drive(gemini, share(HISTORY)).events));
+    // the export must still open the document once the block is set aside
+    assert.equal(drive(gemini, '---\ntags: [x]\n---\n\n# Title\n\n## USER 🧑\u200d💻\n\nhi\n').detection, null, 'front matter, then a document of its own');
+    assert.equal(drive(gemini, '---\n\n## USER 🧑\u200d💻\n\nhi\n').detection, null, 'a rule line that closes nothing is no front matter');
+  });
+
   test('the same events as the JSON history, turn for turn (text with "---" and headings of its own included)', () => {
     const fromMarkdown = drive(gemini, share(HISTORY));
     const fromJson = drive(gemini, JSON.stringify(HISTORY, null, 2) + '\n', 'gemini-history');

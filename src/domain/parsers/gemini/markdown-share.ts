@@ -31,6 +31,8 @@ const BLOCK_START = /^\*\*Tool (Command|Response)\*\*:$/;
 const FENCE_OPEN = '```json';
 /** One turn's text is held until the next heading: a cap keeps a file without headings bounded. */
 const TURN_CAP_CHARS = 64 * 1024 * 1024;
+/** A YAML front matter block above the first turn holds at most this many lines (detect.ts reads the same). */
+export const FRONT_MATTER_MAX_LINES = 60;
 
 interface Turn {
   role: 'user' | 'model';
@@ -52,11 +54,17 @@ export class GeminiMarkdownShareParser implements LogParser {
   /** The line of the last text line kept: blank lines never reach a parser, so gaps stand for them. */
   private lastTextLine = 0;
 
+  /** The first non-blank line of the file, where a front matter block may open. */
+  private firstLine: number | null = null;
+  /** A front matter block: not seen ('none'), open (the lines it holds so far) or done with. */
+  private frontMatter: 'none' | number[] | 'closed' = 'none';
+
   text(chunk: string, line: number, sink: EventSink): void {
     if (chunk.trim() === '' && !this.block) return;
+    this.firstLine ??= line;
     const role = this.block ? null : shareHeadingRole(chunk);
     if (role && this.atTurnBoundary(line)) return this.startTurn(role, line, sink);
-    if (!this.turn) return sink.skip(line, 'text before the first turn of a Gemini CLI chat export');
+    if (!this.turn) return this.beforeFirstTurn(chunk, line, sink);
     if (this.block) return this.blockLine(chunk, line, sink);
     // The parts are joined with nothing between them: a block may start after text on its line.
     const at = chunk.search(/\*\*Tool (?:Command|Response)\*\*:$/);
@@ -69,7 +77,40 @@ export class GeminiMarkdownShareParser implements LogParser {
     this.addText(chunk, line, sink);
   }
 
+  /**
+   * Text above the first turn: a YAML front matter block that opens the file ("---" … "---" or
+   * "...", as note vaults and static sites add) is the file's metadata, not the session, and is
+   * passed over; anything else there is skipped with a reason. A block that does not close within
+   * FRONT_MATTER_MAX_LINES is skipped line by line after all.
+   */
+  private beforeFirstTurn(chunk: string, line: number, sink: EventSink): void {
+    const mark = chunk.trimEnd();
+    if (this.frontMatter === 'none' && line === this.firstLine && mark === '---') {
+      this.frontMatter = [line];
+      return;
+    }
+    if (Array.isArray(this.frontMatter)) {
+      if (mark === '---' || mark === '...') {
+        this.frontMatter = 'closed';
+        return;
+      }
+      this.frontMatter.push(line);
+      if (this.frontMatter.length <= FRONT_MATTER_MAX_LINES) return;
+      this.openFrontMatterSkipped(sink);
+      return;
+    }
+    sink.skip(line, 'text before the first turn of a Gemini CLI chat export');
+  }
+
+  /** A front matter block that never closed before the first turn: its lines were text after all. */
+  private openFrontMatterSkipped(sink: EventSink): void {
+    if (!Array.isArray(this.frontMatter)) return;
+    for (const held of this.frontMatter) sink.skip(held, 'text before the first turn of a Gemini CLI chat export');
+    this.frontMatter = 'closed';
+  }
+
   end(sink: EventSink): void {
+    this.openFrontMatterSkipped(sink);
     if (this.block) this.abandonBlock(sink);
     this.finishTurn(sink);
   }
@@ -84,6 +125,7 @@ export class GeminiMarkdownShareParser implements LogParser {
   }
 
   private startTurn(role: Turn['role'], line: number, sink: EventSink): void {
+    this.openFrontMatterSkipped(sink);
     if (this.turn) {
       // The separator ("---" and the blank line above it) belongs to no turn.
       this.turn.text.pop();
