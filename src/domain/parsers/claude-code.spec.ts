@@ -5,7 +5,7 @@ import type { DetectSample } from '../ingest/types.ts';
 import type { NormEvent, ToolCallEvent, ToolResultEvent } from '../model/events.ts';
 import { claudeCode } from './claude-code.ts';
 import { toolInput } from './claude-code/tool-input.ts';
-import { isDenial } from './claude-code/tool-result.ts';
+import { isDenial, isPermissionReason } from './claude-code/tool-result.ts';
 import { SHARED } from '../../../test/helpers/shared.ts';
 
 const CORPUS = SHARED + 'corpus/';
@@ -473,6 +473,35 @@ describe('claude-code parse: results and records', () => {
     assert.ok(!isDenial('Note: This command uses shell operators that require approval for safety'));
     assert.ok(!isDenial("I read that 'The user doesn't want to proceed with this tool use' is a message"));
     assert.ok(!isDenial('Claude requested permissions to write somewhere'));
+  });
+
+  it("reads a permission check's own reason on an error result as a refusal, in any release's words (a headless run asks nobody)", () => {
+    // reasons Claude Code's permission checks give (seen in real `claude -p` runs and in 2.1.81's cli.js)
+    for (const reason of [
+      'This Bash command contains multiple operations. The following part requires approval: npm run test:screenshot',
+      'This Bash command contains multiple operations. The following parts require approval: git add -A, git commit -m "x"',
+      'Commands that change directories and write via output redirection require explicit approval to ensure paths are evaluated correctly. For security, Claude Code cannot automatically determine the final working directory.',
+      "cd in '/__w/app/app' was blocked. For security, Claude Code may only change directories to the allowed working directories for this session: /__w/app/app/game.",
+      "Output redirection to '/etc/hosts' was blocked. For security, Claude Code may only write to files in the allowed working directories for this session: /home/dev/app.",
+      'Contains shell syntax (string) that cannot be statically analyzed',
+      'env with -S flag cannot be statically analyzed',
+      'Command contains quoted characters in flag names',
+      'Compound commands with cd and git require approval to prevent bare repository attacks',
+      "Permission rule 'Bash(rm:*)' from project settings requires approval for this Bash command",
+      "Hook 'guard' blocked this action: rm -rf outside the tree",
+      'Error: sed command requires approval (contains potentially dangerous operations)',
+    ]) {
+      assert.ok(isPermissionReason(reason), reason);
+      const p = parseValues([rec('assistant', { message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x' } }] } }), rec('user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: reason, is_error: true }] } })]);
+      assert.deepEqual(ofKind(p.events, 'tool_result').map((r) => r.denied), [true], reason);
+    }
+    // a command's own output says what it printed, never why it did not run; tool errors are not permission checks
+    for (const other of ['Exit code 1\nThis deployment requires approval from an admin', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', 'String to replace not found in file.', 'npm ERR! 403 Forbidden', 'The review said:\nthe merge requires approval']) {
+      assert.ok(!isPermissionReason(other), other);
+    }
+    // the words only on an error result: a successful call that prints them ran
+    const ok = parseValues([rec('assistant', { message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat policy.md' } }] } }), rec('user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'Every merge requires approval', is_error: false }] } })]);
+    assert.deepEqual(ofKind(ok.events, 'tool_result').map((r) => r.denied), [false]);
   });
 
   it('maps system records: api_error → error, compaction, other subtypes → system', () => {

@@ -1638,3 +1638,48 @@ test('a verification item ticked with no passing run seen, in a capture that sho
     assert.deepEqual((await run({ toolsNotRecorded: { turns: 3, line: 900 }, subagentsNotRecorded: { runs: 1, calls: 4, line: 950 } })).map(severityOf), ['warning'], `${format}: hidden after the tick`);
   }
 });
+
+// Held-out set 81: an edit a permission check refused, or that a file tool failed, never changed
+// the code, so the passing run before it still speaks for it; and a masked check the harness
+// refused to run masked nothing.
+test('a refused or failed edit is no edit: the passing run before it still stands (every agent)', async () => {
+  const BUN = ' src/a.ts | 100.00 |\n\n 528 pass\n 0 fail\n 1793 expect() calls\nRan 528 tests across 22 files. [3.45s]';
+  for (const agent of AGENTS) {
+    const claims = async (edit: { edit: string; old: string; new: string; failed?: string }) => (await analyzeText(session(agent, [
+      { prompt: 'update the notes and fix the parser' },
+      { bash: 'bun test', output: BUN },
+      edit,
+      { say: 'All 528 tests passing.' },
+    ]))).findings.filter((f) => f.rule === UNVERIFIED && f.severity !== 'info').length;
+    const change = { edit: '/home/dev/project/src/parse.ts', old: 'return a - b;', new: 'return a + b;' };
+    assert.equal(await claims(change), 1, `${agent}: an edit after the run, and no run since`);
+    assert.equal(await claims({ ...change, failed: 'String to replace not found in file.' }), 0, `${agent}: the edit failed`);
+    if (agent === 'claude-code') assert.equal(await claims({ ...change, failed: "Claude requested permissions to write to /home/dev/project/src/parse.ts, but you haven't granted it yet." }), 0, 'refused by a permission check');
+  }
+});
+
+test('RunLedger: a refused edit between two that took effect leaves the last one standing; a command that failed may still have written', async () => {
+  const pass = [cmd('npm test', { callId: 'c0' }), result('c0', { output: '12 passed', exitCode: 0 })];
+  const claim = say('All tests pass.');
+  const sedFailed = [cmd("sed -i 's/a - b/a + b/' src/parse.ts && false", { callId: 'c3' }), result('c3', { exitCode: 1 })];
+  const refused = [edit('src/parse.ts', 'a', 'b', { callId: 'c2' }), result('c2', { output: 'Permission to use Edit has been denied.', denied: true, isError: true })];
+  assert.equal(only(await runRules([...pass, ...refused, claim], { cwd: '/home/dev/project' }), UNVERIFIED).length, 0, 'only a refused edit after the run');
+  assert.equal(only(await runRules([edit('src/parse.ts', 'x', 'y', { callId: 'c1' }), result('c1', { output: 'ok' }), ...pass, ...refused, claim], { cwd: '/home/dev/project' }), UNVERIFIED).length, 0, 'an edit before the run, a refused one after');
+  assert.equal(only(await runRules([...pass, ...refused, edit('src/parse.ts', 'x', 'y', { callId: 'c4' }), result('c4', { output: 'ok' }), claim], { cwd: '/home/dev/project' }), UNVERIFIED).length, 1, 'an edit that took effect after the refused one');
+  assert.equal(only(await runRules([...pass, ...sedFailed, claim], { cwd: '/home/dev/project' }), UNVERIFIED).length, 1, 'a command that failed after it may have written');
+});
+
+test('a masked check the harness refused to run masked nothing (every agent)', async () => {
+  for (const agent of AGENTS) {
+    const masked = async (refusal: { denied?: boolean; refused?: string }) => (await analyzeText(session(agent, [
+      { prompt: 'fix the snake game and check it' },
+      { edit: '/home/dev/project/src/game.ts', old: 'speed = 1', new: 'speed = 2' },
+      { bash: 'npm test', output: 'Tests: 26 passed', exit: 0 },
+      { bash: 'npm run test:screenshot 2>&1 || true', output: 'screenshot taken', ...refusal },
+      { say: 'Done.' },
+    ]))).findings.filter((f) => f.rule === MASKED).length;
+    assert.equal(await masked({}), 1, `${agent}: the masked run ran`);
+    assert.equal(await masked({ denied: true }), 0, `${agent}: refused at the prompt`);
+    if (agent === 'claude-code') assert.equal(await masked({ refused: 'This Bash command contains multiple operations. The following part requires approval: npm run test:screenshot' }), 0, 'refused by a permission check of a headless run');
+  }
+});

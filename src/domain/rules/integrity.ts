@@ -527,6 +527,11 @@ class RunLedger {
   private readonly runs = new OpenRuns<Run>();
   edits = 0;
   lastEdit = -1;
+  /** Edits whose result has not come yet, by call id: where each was, and whether a file tool made it. */
+  private readonly unsettledEdits = new Map<string, { index: number; fileTool: boolean }>();
+  /** Where the latest edits in effect are (in order, at most OPEN_EDITS_MAX), and the last one let go before them. */
+  private readonly editIndices: number[] = [];
+  private editFloor = -1;
   lastTest: Resolved | null = null;
   lastCheck: Resolved | null = null;
   /** The last linter run on its own (no test or build in its call). */
@@ -552,6 +557,9 @@ class RunLedger {
     const rebuilt = fx.commands.some((l) => checkKind(l.cmd) !== null);
     const deletes = fx.deletes.some((d) => d.zone === 'worktree' && !/(?:^|[\\/])\.git(?:[\\/]|$)/.test(d.path) && !REPO_HOUSEKEEPING.test(d.path) && !(rebuilt && isBuildOutputDir(d)));
     if (code.length > 0 || deletes) {
+      setCapped(this.unsettledEdits, event.callId, { index: event.index, fileTool: event.input.type !== 'command' }, OPEN_EDITS_MAX);
+      this.editIndices.push(event.index);
+      if (this.editIndices.length > OPEN_EDITS_MAX) this.editFloor = this.editIndices.shift()!;
       this.edits++;
       this.lastEdit = event.index;
       this.syntax.onEdits(event.index, code, deletes);
@@ -589,6 +597,7 @@ class RunLedger {
 
   /** Returns the resolved run when this result closes a test/build call. */
   onResult(event: ToolResultEvent): (Resolved & { kinds: Set<CheckKind> }) | null {
+    this.settleEdit(event);
     this.syntax.onResult(event);
     const exercised = this.exercising.onResult(event);
     if (exercised !== null && ranCleanly(event)) this.lastExercise = Math.max(this.lastExercise, exercised);
@@ -623,6 +632,24 @@ class RunLedger {
     return this.lastCheck;
   }
 
+  /**
+   * An edit counts from its call (a result the log never shows may still have written), and is
+   * taken back when its result says it never happened: refused by a person, a permission rule or
+   * the harness, or a file tool's error (`String to replace not found`, a write refused because the
+   * file was not read first). A command's error is no such proof: `sed -i` may have written before
+   * failing. The run before a refused edit still speaks for the code.
+   */
+  private settleEdit(event: ToolResultEvent): void {
+    const edit = this.unsettledEdits.get(event.callId);
+    if (edit === undefined) return;
+    this.unsettledEdits.delete(event.callId);
+    if (!event.denied && !(edit.fileTool && event.isError)) return;
+    this.edits--;
+    const at = this.editIndices.lastIndexOf(edit.index);
+    if (at !== -1) this.editIndices.splice(at, 1);
+    this.lastEdit = this.editIndices.at(-1) ?? this.editFloor;
+  }
+
   /** A test/build call after the last edit whose result the log does not show (cut off, still running). */
   unresolvedAfterEdit(): boolean {
     for (const run of this.runs.pending()) if (run.index > this.lastEdit) return true;
@@ -631,6 +658,8 @@ class RunLedger {
 }
 
 const RUNNER_SHIM = /^(?:npx|bunx|pnpx)$/;
+/** Edits waiting for their result (the oldest are let go: they count, as edits whose result never came). */
+const OPEN_EDITS_MAX = 64;
 
 /** The call's linters run and report by their status: none masked or piped on, none asked only for its version or help. */
 function lintRuns(fx: Effects, raw: string): boolean {
@@ -1086,6 +1115,8 @@ export const INTEGRITY_RULES: Rule[] = [
       // nothing the session relied on.
       const masked = new Map<string, FindingDraft[]>();
       const unmasked = new Map<string, string>();
+      /** Masked runs until their result: one refused before it ran (a permission check, a person) masked nothing. */
+      const maskedCalls = new Map<string, { check: string; draft: FindingDraft }>();
       /** CI files written with a masked step, until the write's result shows it took effect. */
       const pending = new HeldDrafts();
       /** CI files as the session last showed them: a whole-file rewrite keeps what was there. */
@@ -1099,6 +1130,9 @@ export const INTEGRITY_RULES: Rule[] = [
           if (event.kind === 'tool_result') {
             shownCi.onResult(event, facts);
             for (const d of pending.settle(event)) ctx.report(d);
+            const refused = maskedCalls.get(event.callId);
+            maskedCalls.delete(event.callId);
+            if (refused && event.denied) masked.set(refused.check, (masked.get(refused.check) ?? []).filter((d) => d !== refused.draft));
             const check = unmasked.get(event.callId);
             unmasked.delete(event.callId);
             // A real exit code 0: not a run still going (Codex's "Process running"), not a guess.
@@ -1132,8 +1166,10 @@ export const INTEGRITY_RULES: Rule[] = [
             const check = checkKind(loc.cmd) && !fixing ? checkIdentity(loc.cmd) : null;
             if (check && masking(loc, raw)) {
               const list = masked.get(check) ?? [];
-              pushCapped(list, { rule: maskedFailure.id, detail: `\`${safe(raw, facts, QUOTE_MAX)}\` cannot fail, and no later run of the same check without the mask passed.`, evidence: [evidence(event, raw, facts)] }, 10);
+              const draft: FindingDraft = { rule: maskedFailure.id, detail: `\`${safe(raw, facts, QUOTE_MAX)}\` cannot fail, and no later run of the same check without the mask passed.`, evidence: [evidence(event, raw, facts)] };
+              pushCapped(list, draft, 10);
               masked.set(check, list);
+              setCapped(maskedCalls, event.callId, { check, draft }, 200);
             } else if (check && !event.input.background && loc.cmd === last && loc.cmd.pipeLength === 1) {
               // The call's exit code is this check's only when it is the last command and not piped.
               setCapped(unmasked, event.callId, check, 200);

@@ -37,9 +37,9 @@ export function resultFacts(block: Obj, structured: unknown, name: string | unde
   const turText = str(structured);
   let output = textOf(block.content);
   if (output === '') output = str(block.text) || (tur ? structuredOutput(tur) : '');
-  const denied = isDenial(output) || (turText !== undefined && isDenial(turText)) || text(denialKind) !== undefined;
-  const interrupted = output.startsWith('[Request interrupted by user') || tur?.interrupted === true;
   let isError = block.is_error === true || tur?.is_error === true;
+  const denied = isDenial(output) || (turText !== undefined && isDenial(turText)) || text(denialKind) !== undefined || (isError && isPermissionReason(output));
+  const interrupted = output.startsWith('[Request interrupted by user') || tur?.interrupted === true;
   let exitCode = denied ? null : exitCodeFromText(output) ?? (turText === undefined ? null : exitCodeFromText(turText));
   if (exitCode === null && tur && !denied) exitCode = structuredExitCode(tur, name, isError || interrupted);
   if (exitCode !== null && exitCode !== 0) isError = true;
@@ -54,6 +54,27 @@ export function resultFacts(block: Obj, structured: unknown, name: string | unde
 export function exitCodeFromText(text: string): number | null {
   const m = EXIT_CODE.exec(text);
   return m ? Number.parseInt(m[1], 10) : null;
+}
+
+/**
+ * Claude Code's permission checks answer a call they would ask about with a reason of their own
+ * (in a run with nobody to ask — `claude -p`, a CI job — the ask is the refusal): "This Bash
+ * command contains multiple operations. The following part requires approval: …", "Commands that
+ * change directories and write via output redirection require explicit approval …", "cd in '…' was
+ * blocked. For security, …", "env with -S flag cannot be statically analyzed", "Command contains
+ * quoted characters in flag names". The wording changes between releases, so what is read is the
+ * permission vocabulary in the reason's first sentence of an error result, never a command's own
+ * output (that starts with its exit code).
+ */
+const PERMISSION_REASON = /\brequires? (?:explicit )?approval\b|\bcannot be statically analyzed\b|\bwas blocked(?: by a deny rule)?\.|\bblocked this action\b|^Command contains (?:quoted characters|patterns)\b/;
+const REASON_WINDOW = 300;
+
+/** An error result that is a permission check's reason: the call never ran. */
+export function isPermissionReason(text: string): boolean {
+  const at = text.startsWith('Error: ') ? 7 : 0;
+  if (EXIT_CODE.test(text) || text.startsWith('<tool_use_error>', at)) return false;
+  const first = text.slice(at, at + REASON_WINDOW).split('\n', 1)[0]!;
+  return PERMISSION_REASON.test(first);
 }
 
 export function isDenial(text: string): boolean {
