@@ -157,6 +157,32 @@ describe('claude-code-tui: smaller cases', () => {
     assert.deepEqual(calls(read.events).map((c) => c.name), ['Bash', 'Read']);
   });
 
+  test('"Waiting…" or "Running…" drawn while a call ran stands where its result comes: the result under the next "⎿" is the result (held-out set 82)', () => {
+    const text = [
+      '> push it', '',
+      '⏺ Bash(git push origin main --force)', '  ⎿  Waiting…', '', '',
+      '  ⎿  Error: remote: error: GH013: Repository rule violations found for refs/heads/main.',
+      '     To https://github.com/acme/app.git',
+      '      ! [remote rejected] main -> main (push declined due to repository rule violations)',
+      "     error: failed to push some refs to 'https://github.com/acme/app.git'", '', '',
+      '⏺ Bash(git branch -D main)', '  ⎿  Waiting…', '', '  ⎿  No (tell Claude what to do differently)', '', '',
+      '⏺ Bash(npm test)', '  ⎿  Running…', '', '',
+      '⏺ Bash(git status)', '  ⎿  Waiting…', '',
+    ].join('\n') + '\n';
+    const out = run(text, 'claude-code-tui');
+    assert.deepEqual(commands(out.events), ['git push origin main --force', 'git branch -D main', 'npm test', 'git status']);
+    const results = ofKind(out.events, 'tool_result');
+    assert.deepEqual(results.map((r) => [r.isError, r.denied]), [[true, false], [true, true]], 'a placeholder alone is no result: those two calls were still running when the screen was taken');
+    assert.match(results[0]!.output, /^Error: remote: error: GH013/);
+    return analyzeText(text).then((r) => {
+      const judged = r.findings.filter((f) => f.rule === 'destructive/force-push' || f.rule === 'destructive/git-discard').map((f) => [f.rule, f.severity]);
+      assert.deepEqual(judged, [['destructive/force-push', 'info'], ['destructive/git-discard', 'info']], 'the rejected push and the refused delete are attempts');
+      // a result that only says "Waiting…" in words of its own is still a result
+    const said = run('> go\n\n⏺ Bash(cat status.txt)\n  ⎿  Waiting… for the lock\n', 'claude-code-tui');
+      assert.deepEqual(ofKind(said.events, 'tool_result').map((x) => x.output), ['Waiting… for the lock']);
+    });
+  });
+
   test('a multi-line command whose quoted text ends a line with ")" keeps reading to the real closing parenthesis: its refusal is the refusal', () => {
     const head = '⏺ Bash(SKIP=trailing-whitespace git commit -m "Modernize project structure…\n\n      - Replace setup.py with pyproject.toml (PEP 621)\n      - Add MIT license (with attribution)\n\n      Co-Authored-By: Claude <noreply@anthropic.com>")\n';
     const out = run(`> commit it\n${head}  ⎿  No (tell Claude what to do differently)\n\n> why?\n`, 'claude-code-tui');

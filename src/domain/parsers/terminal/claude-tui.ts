@@ -89,6 +89,8 @@ interface OpenTool {
   line: number;
   result: TextBlock | null;
   resultLine: number;
+  /** The result so far is only the placeholder drawn while the call ran ("Waiting…"). */
+  placeholder?: boolean;
 }
 
 export class ClaudeTuiParser implements LogParser {
@@ -377,9 +379,11 @@ export class ClaudeTuiParser implements LogParser {
     const tool = this.tool;
     if (tool && (this.mode === 'tool-head' || this.mode === 'tool-result')) {
       this.mode = 'tool-result';
-      if (!tool.result) {
+      // the placeholder drawn while the call ran, then its result under a "⎿" of its own: the result
+      if (!tool.result || tool.placeholder) {
         tool.result = new TextBlock(line);
         tool.resultLine = line;
+        tool.placeholder = isProgressOnly(text);
       }
       return tool.result.add(text);
     }
@@ -492,7 +496,8 @@ export class ClaudeTuiParser implements LogParser {
     this.tool = null;
     if (!tool) return;
     const args = stripClosingParen(tool.args.trim());
-    const resultText = tool.result && !tool.result.empty ? tool.result.toString() : null;
+    // (a placeholder alone: the screen was captured while the call still ran — no result yet)
+    const resultText = tool.result && !tool.result.empty && !(tool.placeholder && isProgressOnly(tool.result.toString())) ? tool.result.toString() : null;
     const callId = this.calls.call(sink, tool.line, null, tool.name, claudeInput(tool, args, resultText ?? ''));
     if (resultText === null) return; // no result shown: the call was cut off or is still running
     this.calls.result(sink, callId, tool.name, tool.resultLine, null, { ...interpretResult(resultText), line: tool.resultLine });
@@ -613,6 +618,14 @@ function filePath(args: string): string {
 
 function stripClosingParen(args: string): string {
   return args.endsWith(')') ? args.slice(0, -1) : args;
+}
+
+/**
+ * Claude Code's dimmed "Waiting…" (a call waiting for its turn or for approval) and "Running…" (a
+ * tool with no progress to show yet) stand where the result will be drawn: they say nothing of it.
+ */
+function isProgressOnly(text: string): boolean {
+  return /^(?:Waiting|Running)(?:…|\.\.\.)$/.test(text.trim());
 }
 
 function interpretResult(text: string): { output: string; exitCode: number | null; isError: boolean; denied?: boolean; interrupted?: boolean } {
