@@ -15,6 +15,7 @@ import type { EventFacts, FindingDraft, IngestFacts, Rule, RuleContext, RuleHand
 import type { SecretHit } from './secrets/types.ts';
 import { LineSplitter, type LineInfo, type LineProblem } from './ingest/lines.ts';
 import { CALLS_ONLY_FORMATS, LOW_CONFIDENCE_FORMATS } from './agents.ts';
+import { LateCapture, type LateStep } from './ingest/late-capture.ts';
 import { detectFormat, foreignAgentOf, SAMPLE_MAX_BYTES, SAMPLE_MAX_LINES, TEXT_SAMPLE_MAX_LINES, type DetectResult } from './ingest/detect.ts';
 import { FAMILIES, familyFor } from './parsers/index.ts';
 import { RULES, RULE_METAS } from './rules/index.ts';
@@ -142,6 +143,8 @@ class AnalysisRun {
   private readonly session: SessionFacts;
   private detection: DetectResult | null = null;
   private parser: LogParser | null = null;
+  /** Plain text watched for an agent's capture that begins partway (late-capture.ts). */
+  private late: LateCapture | null = null;
   private readonly sample: LineInfo[] = [];
   private sampleBytes = 0;
   /** Lines the sample holds before the format is decided (more for text nobody claimed yet). */
@@ -241,6 +244,7 @@ class AnalysisRun {
   private async endOfLog(): Promise<void> {
     this.splitter.end();
     if (!this.detection) this.decide();
+    if (this.late) this.lateStep(this.late.flush());
     this.ingest.totalLines = this.splitter.lines;
     const parser = this.parser;
     if (parser) safely(() => parser.end(this.sink), (e) => this.skip(this.splitter.lines, `parser error at end: ${e}`));
@@ -420,11 +424,47 @@ class AnalysisRun {
     const jsonRecords = values.filter((v) => v !== null && typeof v === 'object').length;
     this.ingest.unrecognisedJson = this.detection.format === 'plain-text' && jsonRecords * 2 > lines.length;
     this.ingest.foreignAgent = this.detection.format === 'plain-text' ? foreignAgentOf(lines) : null;
+    if (this.detection.format === 'plain-text' && text) this.late = new LateCapture((texts) => this.capturedBy(texts) !== null);
     const sample = this.sample.splice(0);
     sample.forEach((info, i) => this.feed(info, values[i]));
   }
 
+  /** What detection makes of these lines, when it is an agent's terminal output. */
+  private capturedBy(texts: string[]): DetectResult | null {
+    const found = detectFormat({ lines: texts, values: texts.map(tryJson) }, FAMILIES, this.opts.agentHint ?? null);
+    return found.format !== 'plain-text' && LOW_CONFIDENCE_FORMATS.has(found.format) ? found : null;
+  }
+
   private feed(info: LineInfo, parsed?: unknown): void {
+    const step = this.late?.offer(info);
+    if (step && step.kind !== 'pass') return this.lateStep(step);
+    this.parse(info, parsed);
+  }
+
+  private lateStep(step: LateStep): void {
+    if (step.kind === 'held' || step.kind === 'pass') return;
+    if (step.kind === 'switch') this.switchToCapture(step.lines.map((l) => l.text));
+    for (const info of step.lines) this.parse(info);
+  }
+
+  /**
+   * The plain text read so far ends where an agent's capture begins: the text parser closes what it
+   * holds, and the capture's own parser reads from there on. The log is that agent's from now on
+   * (its format and agent in the report), and stays low-confidence.
+   */
+  private switchToCapture(texts: string[]): void {
+    const found = this.capturedBy(texts)!;
+    const previous = this.parser!;
+    safely(() => previous.end(this.sink), (e) => this.skip(this.splitter.lines, `parser error: ${e}`));
+    this.late = null;
+    this.detection = found;
+    this.parser = familyFor(found.format).create(found.format);
+    this.session.format = found.format;
+    this.session.agent = found.agent;
+    this.ingest.lowConfidence = true;
+  }
+
+  private parse(info: LineInfo, parsed?: unknown): void {
     const parser = this.parser!;
     this.lastLineFailed = false;
     if (parser.text) return safely(() => parser.text!(info.text, info.line, this.sink), (e) => this.skip(info.line, `parser error: ${e}`));

@@ -1790,3 +1790,28 @@ test("a read of the project's own .env that a capture gives only as its count of
   }
   assert.deepEqual(only(await runRules([prompt('switch the model'), ...counted(`${P}/.env`)]), READ).map(severityOf), ['warning'], 'a structured log');
 });
+
+// Held-out set 83: a login's JWT the user copied from the browser's console while debugging, and a
+// test configuration's signing secret shown in the diff of an edit to it.
+test("a JWT whose own claims give it an hour or less (exp − iat) is a short-lived access token: pasted or shown, info; one that lives longer, or names no both claims, stays reported", async () => {
+  const jwt = (claims: object) => `${Buffer.from('{"alg":"HS384"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${randomString(64, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-', 7)}`;
+  const short = jwt({ sub: '1', nickname: 'dev', iat: 1771075635, exp: 1771076235 });
+  const hour = jwt({ sub: 'ci', iat: 1771075635, exp: 1771075635 + 3600 });
+  const day = jwt({ sub: '1', iat: 1771075635, exp: 1771075635 + 86400 });
+  const open = jwt({ sub: '1', role: 'service_role' });
+  const pasted = async (token: string) => only(await runRules([prompt(`login works but /me fails:\nLoginForm.tsx:21 Token stored: ${token}\naxiosInstance.tsx:20 Authorization header set: Bearer ${token}`)]), 'secrets/in-prompt').map((d) => [severityOf(d), d.title]);
+  assert.deepEqual(await pasted(short), [['info', 'Short-lived access token pasted']]);
+  assert.deepEqual(await pasted(hour), [['info', 'Short-lived access token pasted']], 'an hour exactly');
+  assert.deepEqual((await pasted(day)).map(([s]) => s), ['warning']);
+  assert.deepEqual((await pasted(open)).map(([s]) => s), ['warning'], 'no expiry: it lives on');
+  const shown = only(await runRules([prompt('debug the login'), ...ran('curl -s localhost:8080/api/auth/login -d @creds.json', { output: `{"token":"${short}"}` })]), OUTPUT);
+  assert.deepEqual(shown.map(severityOf), ['info']);
+  assert.deepEqual(only(await runRules([prompt('debug the login'), ...ran('curl -s localhost:8080/api/auth/login -d @creds.json', { output: `{"token":"${day}"}` })]), OUTPUT).map(severityOf), ['warning']);
+});
+
+test("a labelled secret in a test file's edit diff is the test's fixture (info); the same in an edit of a production config stays reported", async () => {
+  const diff = (path: string) => `Updated ${path} with 2 additions\n  24    jwt:\n  25      secret: q7XrM2vB9kL4pW8nZ3tY6cJ1hF5dG0sA2qE7wZ3xC5Y1M=\n  26      expiration: 600000\n  27 +  redis:\n  28 +    database: 15`;
+  const shown = async (path: string) => only(await runRules([prompt('use a separate redis db for tests'), ...answered(edit(path, 'jwt:', 'jwt:\n  redis:'), { output: diff(path) })]), OUTPUT).map(severityOf);
+  assert.deepEqual(await shown('src/test/resources/application-test.yml'), ['info']);
+  assert.deepEqual(await shown('src/main/resources/application.yml'), ['warning']);
+});

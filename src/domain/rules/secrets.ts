@@ -19,7 +19,7 @@ import { LocalCaptures } from './local-captures.ts';
 import { answeringHost, belongsTo, homeHostOf, isIssuerHost, mintable } from '../secrets/issuers.ts';
 import { isDefaultPassword, isPlaceholder } from '../secrets/filters.ts';
 import { selfDescribedNonSecret, STAND_IN_SEGMENT } from '../secrets/labelled.ts';
-import { clientBundledName } from '../secrets/context.ts';
+import { clientBundledName, jwtLifetimeSeconds } from '../secrets/context.ts';
 import { asRequested, DictatedCommands, namesFile, namesFileKind, namesPath, orderSentences, requestsOf, sentencesAsking, whoAsked, type Asker } from './requests.ts';
 import { askedToFindCredential } from './credential-hunt.ts';
 import { passwordTypedAt, wordAt } from './typed-password.ts';
@@ -983,8 +983,14 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
     fromPrompt.add(hit.value);
     ctx.report({ rule: inPrompt.id, severity: 'info', title: 'Secret pasted that the transcript already held', detail: `${hit.label} ${hit.masked} was written into the prompt; it had appeared in ${outputs.get(secretKey(hit))!.where} before.`, evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }], key: `${secretKey(hit)} (shown before)` });
   }
+  // An access token that expires within the hour (a login's JWT copied from the browser's console
+  // while debugging): the log outlives it.
+  for (const hit of facts.secrets.filter((h) => !outputs.has(secretKey(h)) && shortLived(h))) {
+    fromPrompt.add(hit.value);
+    ctx.report({ rule: inPrompt.id, severity: 'info', title: 'Short-lived access token pasted', detail: `${hit.label} ${hit.masked} was written into the prompt: an access token that expires within an hour of being issued; the log outlives it.`, evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }], key: `${secretKey(hit)} (short-lived)` });
+  }
   // (the excerpts below are masked with every value of the prompt, these included)
-  const fresh = facts.secrets.filter((h) => !outputs.has(secretKey(h)));
+  const fresh = facts.secrets.filter((h) => !outputs.has(secretKey(h)) && !shortLived(h));
   if (fresh.length === 0) return;
   // One paste is one event (issue 25, item 9): every value in it shares one finding and one
   // severity, the most serious value's.
@@ -1328,7 +1334,9 @@ function collectOutputSecrets(event: NormEvent, facts: EventFacts, outputs: Map<
       const answered = event.kind === 'tool_result' && facts.call?.input.type === 'command' ? effectsOf(facts.call, { secrets: [] }, session) : null;
       s.home = homeHostOf(text, hit.start, hit.end) ?? (answered && mintable(hit) ? answeringHost(answered.net, answered.commands.map((l) => l.cmd.name), answered.reads.length > 0) : null);
       const reads = event.kind === 'tool_result' && facts.call ? effectsOf(facts.call, { secrets: [] }, session) : null;
-      s.readFrom = reads ? reads.reads.map((r) => r.abs).slice(0, 20) : [];
+      // (an edit or write tool's result shows the file it changed: Claude Code's diff of the edit)
+      const edited = reads && facts.call?.kind === 'tool_call' && facts.call.input.type !== 'command' ? reads.writes.map((w) => w.abs) : [];
+      s.readFrom = reads ? [...reads.reads.map((r) => r.abs), ...edited].slice(0, 20) : [];
       s.published = s.readFrom.length > 0 && s.readFrom.every((p) => DEFAULTS_FILE.test(p));
       s.fromPackage = packageFileOf(text, hit.start, s.readFrom) ?? undefined;
       // A value the agent's own words bring in first (`JWT_SECRET="h7b9…"` under "Example of what it
@@ -1469,14 +1477,19 @@ function generator(cmd: SimpleCommand): boolean {
 const GENERATOR_CODE = /\bsecrets\.(?:token_(?:hex|urlsafe|bytes)|choice)\b|\brandom(?:Bytes|UUID)\s*\(|\bos\.urandom\s*\(|\bSecureRandom\b|\brandom_bytes\b/;
 
 /**
- * Access tokens that expire within an hour of being issued, by their format: Google OAuth access
- * tokens (`ya29.`, what `gcloud auth print-access-token` prints). A refresh token, a key or a
- * personal token lives on. GitHub's `ghs_` tokens also expire within the hour, but the scanner's
- * ground truth (gitleaks' own cases) counts them as credentials to report, so they stay reported.
+ * Access tokens that expire within an hour of being issued: by their format, Google OAuth access
+ * tokens (`ya29.`, what `gcloud auth print-access-token` prints); by their own claims, a JSON Web
+ * Token whose `exp` is at most an hour after its `iat` (a web app's login token, a CI job's OIDC
+ * token). A refresh token, a key or a personal token lives on, and so does a JWT without both
+ * claims. GitHub's `ghs_` tokens also expire within the hour, but the scanner's ground truth
+ * (gitleaks' own cases) counts them as credentials to report, so they stay reported.
  */
 function shortLived(hit: { value: string }): boolean {
-  return hit.value.startsWith('ya29.');
+  if (hit.value.startsWith('ya29.')) return true;
+  const life = jwtLifetimeSeconds(hit.value);
+  return life !== null && life <= SHORT_LIFE_SECONDS;
 }
+const SHORT_LIFE_SECONDS = 3600;
 
 function reportOutputSecret(ctx: RuleContext, s: OutputSecret, generatedHere: boolean): void {
   const { hit } = s;

@@ -81,6 +81,18 @@ function browserKeyName(before: string): boolean {
 const ANON_ROLE = /"role"\s*:\s*"anon(?:ymous)?"/;
 const PLACEHOLDER_CLAIM = /"(?:ref|sub|iss|aud)"\s*:\s*"(?:placeholder|example|your[-_][a-z-]+|demo-project|project-ref)"/i;
 
+/** The life a JWT's own claims give it (`exp` − `iat`, in seconds), or null when it names no both. */
+export function jwtLifetimeSeconds(token: string): number | null {
+  const payload = token.split('.')[1];
+  if (!payload || !token.startsWith('eyJ')) return null;
+  const claims = decodeBase64Url(payload);
+  const iat = /"iat"\s*:\s*(\d{1,12})\b/.exec(claims)?.[1];
+  const exp = /"exp"\s*:\s*(\d{1,12})\b/.exec(claims)?.[1];
+  if (iat === undefined || exp === undefined) return null;
+  const life = Number(exp) - Number(iat);
+  return life >= 0 ? life : null;
+}
+
 /** A JWT whose claims make it a public client key or a sample (see above). */
 export function publicClientToken(token: string): boolean {
   const payload = token.split('.')[1];
