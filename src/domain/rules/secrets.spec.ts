@@ -1793,7 +1793,7 @@ test("a read of the project's own .env that a capture gives only as its count of
 
 // Held-out set 83: a login's JWT the user copied from the browser's console while debugging, and a
 // test configuration's signing secret shown in the diff of an edit to it.
-test("a JWT whose own claims give it an hour or less (exp − iat) is a short-lived access token: pasted or shown, info; one that lives longer, or names no both claims, stays reported", async () => {
+test("a JWT whose own claims give it an hour or less (exp − iat), pasted by the user, is a short-lived access token: info; one that lives longer, names no both claims, or that a tool shows (a stored token, as the scanners' ground truth reads it) stays reported", async () => {
   const jwt = (claims: object) => `${Buffer.from('{"alg":"HS384"}').toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${randomString(64, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-', 7)}`;
   const short = jwt({ sub: '1', nickname: 'dev', iat: 1771075635, exp: 1771076235 });
   const hour = jwt({ sub: 'ci', iat: 1771075635, exp: 1771075635 + 3600 });
@@ -1805,8 +1805,7 @@ test("a JWT whose own claims give it an hour or less (exp − iat) is a short-li
   assert.deepEqual((await pasted(day)).map(([s]) => s), ['warning']);
   assert.deepEqual((await pasted(open)).map(([s]) => s), ['warning'], 'no expiry: it lives on');
   const shown = only(await runRules([prompt('debug the login'), ...ran('curl -s localhost:8080/api/auth/login -d @creds.json', { output: `{"token":"${short}"}` })]), OUTPUT);
-  assert.deepEqual(shown.map(severityOf), ['info']);
-  assert.deepEqual(only(await runRules([prompt('debug the login'), ...ran('curl -s localhost:8080/api/auth/login -d @creds.json', { output: `{"token":"${day}"}` })]), OUTPUT).map(severityOf), ['warning']);
+  assert.deepEqual(shown.map(severityOf), ['warning']);
 });
 
 test("a labelled secret in a test file's edit diff is the test's fixture (info); the same in an edit of a production config stays reported", async () => {

@@ -985,12 +985,12 @@ function promptSecrets(ctx: RuleContext, event: NormEvent & { kind: 'prompt' }, 
   }
   // An access token that expires within the hour (a login's JWT copied from the browser's console
   // while debugging): the log outlives it.
-  for (const hit of facts.secrets.filter((h) => !outputs.has(secretKey(h)) && shortLived(h))) {
+  for (const hit of facts.secrets.filter((h) => !outputs.has(secretKey(h)) && shortLivedJwt(h))) {
     fromPrompt.add(hit.value);
     ctx.report({ rule: inPrompt.id, severity: 'info', title: 'Short-lived access token pasted', detail: `${hit.label} ${hit.masked} was written into the prompt: an access token that expires within an hour of being issued; the log outlives it.`, evidence: [{ index: event.index, excerpt: safe(around(event.text, hit.start, hit.end), facts) }], key: `${secretKey(hit)} (short-lived)` });
   }
   // (the excerpts below are masked with every value of the prompt, these included)
-  const fresh = facts.secrets.filter((h) => !outputs.has(secretKey(h)) && !shortLived(h));
+  const fresh = facts.secrets.filter((h) => !outputs.has(secretKey(h)) && !shortLivedJwt(h));
   if (fresh.length === 0) return;
   // One paste is one event (issue 25, item 9): every value in it shares one finding and one
   // severity, the most serious value's.
@@ -1477,15 +1477,22 @@ function generator(cmd: SimpleCommand): boolean {
 const GENERATOR_CODE = /\bsecrets\.(?:token_(?:hex|urlsafe|bytes)|choice)\b|\brandom(?:Bytes|UUID)\s*\(|\bos\.urandom\s*\(|\bSecureRandom\b|\brandom_bytes\b/;
 
 /**
- * Access tokens that expire within an hour of being issued: by their format, Google OAuth access
- * tokens (`ya29.`, what `gcloud auth print-access-token` prints); by their own claims, a JSON Web
- * Token whose `exp` is at most an hour after its `iat` (a web app's login token, a CI job's OIDC
- * token). A refresh token, a key or a personal token lives on, and so does a JWT without both
- * claims. GitHub's `ghs_` tokens also expire within the hour, but the scanner's ground truth
- * (gitleaks' own cases) counts them as credentials to report, so they stay reported.
+ * Access tokens that expire within an hour of being issued, by their format: Google OAuth access
+ * tokens (`ya29.`, what `gcloud auth print-access-token` prints). A refresh token, a key or a
+ * personal token lives on. GitHub's `ghs_` tokens also expire within the hour, but the scanner's
+ * ground truth (gitleaks' own cases) counts them as credentials to report, so they stay reported.
  */
 function shortLived(hit: { value: string }): boolean {
-  if (hit.value.startsWith('ya29.')) return true;
+  return hit.value.startsWith('ya29.');
+}
+
+/**
+ * A JSON Web Token whose own claims give it an hour or less (`exp` − `iat`): a web app's login
+ * token the user copied from the browser's console while debugging. Read so only where the user
+ * pasted it: a JWT a file or a tool shows is a stored token, and the scanner's ground truth
+ * (gitleaks' JWT cases) counts those as credentials to report, whatever their claims.
+ */
+function shortLivedJwt(hit: { value: string }): boolean {
   const life = jwtLifetimeSeconds(hit.value);
   return life !== null && life <= SHORT_LIFE_SECONDS;
 }
