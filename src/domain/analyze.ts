@@ -436,14 +436,15 @@ class AnalysisRun {
   }
 
   private feed(info: LineInfo, parsed?: unknown): void {
-    const step = this.late?.offer(info);
-    if (step && step.kind !== 'pass') return this.lateStep(step);
+    if (this.late) return this.lateStep(this.late.offer(info));
     this.parse(info, parsed);
   }
 
   private lateStep(step: LateStep): void {
-    if (step.kind === 'held' || step.kind === 'pass') return;
-    if (step.kind === 'switch') this.switchToCapture(step.lines.map((l) => l.text));
+    if (step.kind === 'switch') {
+      for (const info of step.before) this.parse(info);
+      this.switchToCapture(step.lines.map((l) => l.text));
+    }
     for (const info of step.lines) this.parse(info);
   }
 
@@ -462,6 +463,10 @@ class AnalysisRun {
     this.session.format = found.format;
     this.session.agent = found.agent;
     this.ingest.lowConfidence = true;
+    // what was decided of the text as a whole is decided again for the capture
+    this.ingest.hintConflict = found.hintConflict;
+    this.ingest.foreignAgent = null;
+    this.ingest.unrecognisedJson = false;
   }
 
   private parse(info: LineInfo, parsed?: unknown): void {
@@ -518,6 +523,11 @@ class AnalysisRun {
 
   private process(event: NormEvent): Promise<void> | undefined {
     event.index = this.eventCount++;
+    // a later session of the same file, with a folder of its own: where its paths are placed from now on
+    if (event.kind === 'session_meta' && event.newSession && event.cwd && this.session.cwd && elidedTail(event.cwd) === null) {
+      this.session.cwd = event.cwd;
+      this.session.home = guessHome(event.cwd);
+    }
     if (event.kind === 'session_meta' && event.cwd && !this.session.cwd && this.elided === null) {
       // a banner that shortened the folder ("/…/Documents/ws/app") names it only when the log shows it whole
       this.elided = elidedTail(event.cwd);

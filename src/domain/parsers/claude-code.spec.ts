@@ -496,7 +496,8 @@ describe('claude-code parse: results and records', () => {
       assert.deepEqual(ofKind(p.events, 'tool_result').map((r) => r.denied), [true], reason);
     }
     // a command's own output says what it printed, never why it did not run; tool errors are not permission checks
-    for (const other of ['Exit code 1\nThis deployment requires approval from an admin', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', 'String to replace not found in file.', 'npm ERR! 403 Forbidden', 'The review said:\nthe merge requires approval']) {
+    // (Claude Code 1.0.x gives a failed command's output bare: a program's own words about approval are its output)
+    for (const other of ['Deploy to production requires approval from the release manager.', 'Error: the job was blocked. Ask an admin.', 'Commands require approval in this repo (see CONTRIBUTING)', 'Exit code 1\nThis deployment requires approval from an admin', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', 'String to replace not found in file.', 'npm ERR! 403 Forbidden', 'The review said:\nthe merge requires approval']) {
       assert.ok(!isPermissionReason(other), other);
     }
     // the words only on an error result: a successful call that prints them ran

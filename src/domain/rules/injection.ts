@@ -499,6 +499,8 @@ export const INJECTION_RULES: Rule[] = [
       const outcomes = new Outcomes(ctx, [injectionText, hiddenUnicode, riskyAfterInjection, instructionFollowed]);
       const report: Reporter = (event, fx, draft) => outcomes.report(event, fx.net.length > 0 ? 'network' : 'run', draft);
       const written = new Set<string>();
+      /** Files the agent wrote whole (a write tool's new file or rewrite): every line of them is its own. */
+      const wroteWhole = new Set<string>();
       // injection-like phrases the agent itself wrote (test fixtures for a prompt-injection filter, a script that prints them)
       const authored = new Set<string>();
       let pending: Pending | null = null;
@@ -515,14 +517,15 @@ export const INJECTION_RULES: Rule[] = [
             if (pending) pending = pending.callsLeft <= 1 ? null : { ...pending, callsLeft: pending.callsLeft - 1 };
             if (!risky && instructions.length > 0) instructions = checkFollowed(report, event, facts, fx, instructions, lastPrompt);
             for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
+            if (event.input.type === 'file_write') for (const w of fx.writes) addCapped(wroteWhole, w.abs, WRITTEN_MAX);
             for (const n of fx.net) addCapped(contacted, n.host, WRITTEN_MAX);
             // only text that went into files: an echo's words come back in its own output (ownWords)
             if (fx.writes.length > 0) for (const phrase of phrasesIn(authoredText(event))) addCapped(authored, phrase, WRITTEN_MAX);
             return;
           }
-          if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, ctx.session)) return;
+          if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, wroteWhole, ctx.session)) return;
           // (no phrase of the agent's own yet, the usual case: both choices are empty, the call is not read)
-          const found = scanOutput(ctx, event, facts, authored.size > 0 && runsOwnCode(facts.call, written) ? authored : NONE_AUTHORED);
+          const found = scanOutput(ctx, event, facts, authored.size > 0 && (runsOwnCode(facts.call, written) || echoesChange(facts.call)) ? authored : NONE_AUTHORED);
           if (found) {
             pending = found.pending ?? pending;
             if (found.instructions) {
@@ -978,7 +981,7 @@ function searches(call: ToolCallEvent | undefined): boolean {
 }
 
 /** Skip outputs that would only echo the agent's own words: its files, instruction files, its search term. */
-function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<string>, session: SessionFacts): boolean {
+function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<string>, wroteWhole: Set<string>, session: SessionFacts): boolean {
   if (!event.output || event.denied) return false;
   const call = facts.call;
   if (!call) return true;
@@ -989,7 +992,20 @@ function shouldScan(event: ToolResultEvent, facts: EventFacts, written: Set<stri
   // …and an edit tool's echo of the file it changed (Claude Code shows a `cat -n` snippet), when the
   // file is one of those: `~/.claude.json` holds Claude Code's own changelog ("override system prompt")
   if (call.input.type !== 'command' && fx.reads.length === 0 && fx.writes.length > 0 && fx.writes.every((w) => isAgentInstructionFile(w.abs) || isAgentOwnData(w.abs, session.home))) return false;
+  // …and an edit tool's echo of a file the agent wrote whole earlier: all of it is the agent's own
+  // (the capture may have folded that write's text, so its phrases are not all in `authored`)
+  if (echoesChange(call) && fx.writes.length > 0 && fx.writes.every((w) => wroteWhole.has(w.abs))) return false;
   return true;
+}
+
+/**
+ * An edit or write tool's result: it echoes the change (a diff, a snippet of the file around it), so
+ * the phrases the agent itself wrote into files come back in it (a Modelfile's chat template, a
+ * stray tool tag it wrote and later took out); anything else in it is the file's own.
+ */
+function echoesChange(call: EventFacts['call']): boolean {
+  const type = call?.input.type;
+  return type === 'file_edit' || type === 'file_write' || type === 'patch';
 }
 
 /** What a call wrote in its own words: a file's new text, an edit's replacements, a patch's added lines, a command (its heredocs and strings). */

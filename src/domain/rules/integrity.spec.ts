@@ -1679,6 +1679,8 @@ test('a masked check the harness refused to run masked nothing (every agent)', a
       { say: 'Done.' },
     ]))).findings.filter((f) => f.rule === MASKED).length;
     assert.equal(await masked({}), 1, `${agent}: the masked run ran`);
+    const two = (await analyzeText(session(agent, [{ prompt: 'check it' }, { bash: 'npm run test:e2e || true; npm run build || true', output: '', denied: true }, { say: 'Done.' }]))).findings.filter((f) => f.rule === MASKED).length;
+    assert.equal(two, 0, `${agent}: both masked checks of a refused call masked nothing`);
     assert.equal(await masked({ denied: true }), 0, `${agent}: refused at the prompt`);
     if (agent === 'claude-code') assert.equal(await masked({ refused: 'This Bash command contains multiple operations. The following part requires approval: npm run test:screenshot' }), 0, 'refused by a permission check of a headless run');
   }

@@ -1116,7 +1116,7 @@ export const INTEGRITY_RULES: Rule[] = [
       const masked = new Map<string, FindingDraft[]>();
       const unmasked = new Map<string, string>();
       /** Masked runs until their result: one refused before it ran (a permission check, a person) masked nothing. */
-      const maskedCalls = new Map<string, { check: string; draft: FindingDraft }>();
+      const maskedCalls = new Map<string, { check: string; draft: FindingDraft }[]>();
       /** CI files written with a masked step, until the write's result shows it took effect. */
       const pending = new HeldDrafts();
       /** CI files as the session last showed them: a whole-file rewrite keeps what was there. */
@@ -1132,7 +1132,7 @@ export const INTEGRITY_RULES: Rule[] = [
             for (const d of pending.settle(event)) ctx.report(d);
             const refused = maskedCalls.get(event.callId);
             maskedCalls.delete(event.callId);
-            if (refused && event.denied) masked.set(refused.check, (masked.get(refused.check) ?? []).filter((d) => d !== refused.draft));
+            if (refused && event.denied) for (const r of refused) masked.set(r.check, (masked.get(r.check) ?? []).filter((d) => d !== r.draft));
             const check = unmasked.get(event.callId);
             unmasked.delete(event.callId);
             // A real exit code 0: not a run still going (Codex's "Process running"), not a guess.
@@ -1169,7 +1169,7 @@ export const INTEGRITY_RULES: Rule[] = [
               const draft: FindingDraft = { rule: maskedFailure.id, detail: `\`${safe(raw, facts, QUOTE_MAX)}\` cannot fail, and no later run of the same check without the mask passed.`, evidence: [evidence(event, raw, facts)] };
               pushCapped(list, draft, 10);
               masked.set(check, list);
-              setCapped(maskedCalls, event.callId, { check, draft }, 200);
+              setCapped(maskedCalls, event.callId, [...(maskedCalls.get(event.callId) ?? []), { check, draft }], 200);
             } else if (check && !event.input.background && loc.cmd === last && loc.cmd.pipeLength === 1) {
               // The call's exit code is this check's only when it is the last command and not piped.
               setCapped(unmasked, event.callId, check, 200);

@@ -62,11 +62,24 @@ export function exitCodeFromText(text: string): number | null {
  * command contains multiple operations. The following part requires approval: …", "Commands that
  * change directories and write via output redirection require explicit approval …", "cd in '…' was
  * blocked. For security, …", "env with -S flag cannot be statically analyzed", "Command contains
- * quoted characters in flag names". The wording changes between releases, so what is read is the
- * permission vocabulary in the reason's first sentence of an error result, never a command's own
- * output (that starts with its exit code).
+ * quoted characters in flag names". Read in the first line of an error result, by the sentences
+ * the checks write (2.1.81's `cli.js`), not by a word a program may print too: Claude Code 1.0.x
+ * gives a failed command's output bare, with no exit code ahead of it ("Deploy to production
+ * requires approval" is a deploy script's).
  */
-const PERMISSION_REASON = /\brequires? (?:explicit )?approval\b|\bcannot be statically analyzed\b|\bwas blocked(?: by a deny rule)?\.|\bblocked this action\b|^Command contains (?:quoted characters|patterns)\b/;
+const PERMISSION_REASON = new RegExp([
+  // "This Bash command contains multiple operations. The following part(s) require(s) approval: …"
+  String.raw`^This \w+ command contains multiple operations\b.{0,80}\brequires? approval\b`,
+  // "Commands that change directories and write via output redirection require explicit approval …"
+  String.raw`^(?:Commands?|Compound commands|Multiple directory changes)\b.{0,160}\brequires? (?:explicit )?approval (?:to|for)\b`,
+  String.raw`^Command contains (?:quoted characters in flag names|patterns that)`,
+  String.raw`^(?:Contains shell syntax|\w+ with \S+ flag|timeout duration '[^']*')\b.{0,80}\bcannot be statically analyzed\b`,
+  // "cd in '/x' was blocked. For security, Claude Code may only …", "Output redirection to '…' was blocked. …"
+  String.raw`\bwas blocked(?: by a deny rule)?\. For security, Claude Code\b`,
+  String.raw`^(?:Permission rule|Hook|Classifier|Tool) '[^']{1,200}'(?: from [^.]{1,80})? (?:requires approval for this \w+ command|blocked this action)\b`,
+  String.raw`^Current permission mode \([^)]{1,40}\) requires approval\b`,
+  String.raw`^sed command requires approval\b`,
+].join('|'));
 const REASON_WINDOW = 300;
 
 /** An error result that is a permission check's reason: the call never ran. */

@@ -167,16 +167,19 @@ describe('claude-code-tui: smaller cases', () => {
       "     error: failed to push some refs to 'https://github.com/acme/app.git'", '', '',
       '⏺ Bash(git branch -D main)', '  ⎿  Waiting…', '', '  ⎿  No (tell Claude what to do differently)', '', '',
       '⏺ Bash(npm test)', '  ⎿  Running…', '', '',
+      '⏺ Bash(rm -rf ~/backups)', '  ⎿  Running… (12s)', '', '  ⎿  No (tell Claude what to do differently)', '', '',
+      '⏺ Bash(npm run e2e)', '  ⎿  Running… (42s · timeout 2m)', '', '',
       '⏺ Bash(git status)', '  ⎿  Waiting…', '',
     ].join('\n') + '\n';
     const out = run(text, 'claude-code-tui');
-    assert.deepEqual(commands(out.events), ['git push origin main --force', 'git branch -D main', 'npm test', 'git status']);
+    assert.deepEqual(commands(out.events), ['git push origin main --force', 'git branch -D main', 'npm test', 'rm -rf ~/backups', 'npm run e2e', 'git status']);
     const results = ofKind(out.events, 'tool_result');
-    assert.deepEqual(results.map((r) => [r.isError, r.denied]), [[true, false], [true, true]], 'a placeholder alone is no result: those two calls were still running when the screen was taken');
+    assert.deepEqual(results.map((r) => [r.isError, r.denied]), [[true, false], [true, true], [true, true]], 'a placeholder alone, its time shown or not, is no result: those calls were still running when the screen was taken');
     assert.match(results[0]!.output, /^Error: remote: error: GH013/);
     return analyzeText(text).then((r) => {
       const judged = r.findings.filter((f) => f.rule === 'destructive/force-push' || f.rule === 'destructive/git-discard').map((f) => [f.rule, f.severity]);
       assert.deepEqual(judged, [['destructive/force-push', 'info'], ['destructive/git-discard', 'info']], 'the rejected push and the refused delete are attempts');
+      assert.ok(!r.findings.some((f) => f.rule.startsWith('destructive/') && f.severity !== 'info'), 'the refused rm -rf ~/backups too');
       // a result that only says "Waiting…" in words of its own is still a result
     const said = run('> go\n\n⏺ Bash(cat status.txt)\n  ⎿  Waiting… for the lock\n', 'claude-code-tui');
       assert.deepEqual(ofKind(said.events, 'tool_result').map((x) => x.output), ['Waiting… for the lock']);
@@ -803,4 +806,44 @@ test('claude-code-tui: the harness\'s recap after time away ("※ recap: … (di
   const inside = capture('  ※ recap: I pushed the repository to GitHub and deployed it to production. (disable recaps in /config)');
   assert.deepEqual((await analyzeText(inside)).findings.filter((f) => f.rule === 'integrity/action-claimed').map((f) => f.severity), ['warning']);
   assert.ok(ofKind(run(after, 'claude-code-tui').events, 'message').some((m) => /I pushed the repository/.test(m.text)), 'the recap ends at its closing words');
+});
+
+test('a Write over a file that existed shows a diff: what it wrote is the context and the added lines, not what it took out (held-out set 84)', async () => {
+  const text = [
+    '> update the postman collection', '',
+    '● Write(postman/api.postman_collection.json)',
+    '  ⎿  Updated postman/api.postman_collection.json with 1 addition and 2 removals',
+    '       2      "info": {',
+    '       3 -      "raw": "{\\"email\\": \\"ops@acme-corp.com\\", \\"password\\": \\"Hx7#pQ2!vR9kLm4\\"}"',
+    '       4 -      "note": "old"',
+    '       3 +      "raw": "{\\"email\\": \\"ops@acme-corp.com\\", \\"password\\": \\"{{password}}\\"}"',
+    '       4      }', '',
+  ].join('\n') + '\n';
+  const out = run(text, 'claude-code-tui');
+  const write = calls(out.events)[0]!;
+  assert.ok(write.input.type === 'file_write');
+  assert.equal(write.input.type === 'file_write' && write.input.content, '  "info": {\n    "raw": "{\\"email\\": \\"ops@acme-corp.com\\", \\"password\\": \\"{{password}}\\"}"\n  }');
+  const r = await analyzeText(text);
+  assert.deepEqual(r.findings.filter((f) => f.rule === 'secrets/in-tool-input').map((f) => f.severity), [], 'the password was taken out, not written');
+  // the same password on an added line was written
+  const added = await analyzeText(text.replace('       3 +      "raw": "{\\"email\\": \\"ops@acme-corp.com\\", \\"password\\": \\"{{password}}\\"}"', '       3 +      "raw": "{\\"email\\": \\"ops@acme-corp.com\\", \\"password\\": \\"Zq8!mWt3#kPv6Ls\\"}"'));
+  assert.equal(added.findings.filter((f) => f.rule === 'secrets/in-tool-input' && f.severity !== 'info').length, 1);
+});
+
+test('a file that pastes several sessions: each welcome box\'s working directory holds from there on; other boxes change nothing (held-out set 83)', async () => {
+  const welcome = (cwd: string) => ['╭───────────────────────────────────────────╮', '│ ✻ Welcome to Claude Code!                 │', '│                                           │', `│   cwd: ${cwd.padEnd(35)}│`, '╰───────────────────────────────────────────╯', ''];
+  const text = [
+    ...welcome('/Users/dev/app/mobile'), '> tidy the mobile app', '', '⏺ Bash(git status)', '  ⎿  clean', '',
+    ...welcome('/Users/dev/app/ui'), '> remove the old pages, we rewrite them', '',
+    '⏺ Bash(rm -rf /Users/dev/app/ui/packages/user-app/src/pages)', '  ⎿  (No content)', '',
+    '╭──────────────────────────────────────────╮', '│ Do you want to proceed?                  │', '│   cwd: /etc                              │', '╰──────────────────────────────────────────╯', '',
+    '⏺ Bash(rm -rf /Users/dev/app/ui/packages/admin-app/src/pages)', '  ⎿  (No content)', '',
+  ].join('\n') + '\n';
+  const metas = ofKind(run(text, 'claude-code-tui').events, 'session_meta');
+  assert.deepEqual(metas.map((m) => [m.cwd, m.newSession ?? false]), [['/Users/dev/app/mobile', false], ['/Users/dev/app/ui', true]]);
+  const r = await analyzeText(text);
+  assert.deepEqual(r.findings.filter((f) => f.rule === 'destructive/rm-outside-worktree').map((f) => f.severity), [], 'the deletes are in the second session\'s own folder');
+  // with one welcome only, the same delete is outside the tree it names
+  const one = await analyzeText(text.replace(welcome('/Users/dev/app/ui').join('\n'), ''));
+  assert.ok(one.findings.some((f) => f.rule === 'destructive/rm-outside-worktree' && f.severity !== 'info'));
 });

@@ -108,6 +108,8 @@ export class ClaudeTuiParser implements LogParser {
   private tool: OpenTool | null = null;
   private meta: SessionMetaEvent | null = null;
   private metaDone = false;
+  /** A box after the first header, until it closes: another session's welcome, when it says so. */
+  private laterBox: { welcome: boolean; cwd?: string; line: number } | null = null;
   private readonly calls = new CallEmitter('claude-tui');
   /** A blank line came before the current one; the line number of the last non-blank one. */
   private blankBefore = false;
@@ -270,9 +272,25 @@ export class ClaudeTuiParser implements LogParser {
   // ── Header (welcome box, 2.x logo header) ─────────────────────────────────────────────────
 
   private box(h: string, line: number, sink: EventSink): void {
-    if (this.metaDone) return; // later boxes: permission dialogs and the input box repeat what the log shows
+    // later boxes: permission dialogs and the input box repeat what the log shows — but a file that
+    // holds several sessions shows each one's welcome, with the folder that session worked in
+    if (this.metaDone) return this.laterBoxLine(h, line, sink);
     for (const cell of h.split('│')) this.headerCell(cell.trim(), line);
     if (h.startsWith('╰') && this.meta) this.flushMeta(sink);
+  }
+
+  private laterBoxLine(h: string, line: number, sink: EventSink): void {
+    if (h.startsWith('╭')) this.laterBox = { welcome: false, line };
+    const box = this.laterBox;
+    if (!box) return;
+    for (const cell of h.split('│').map((c) => c.trim())) {
+      if (/Welcome to Claude Code/.test(cell)) box.welcome = true;
+      const cwd = /^cwd: (.+)$/.exec(cell);
+      if (cwd) box.cwd = cwd[1]!.trim();
+    }
+    if (!h.startsWith('╰')) return;
+    this.laterBox = null;
+    if (box.welcome && box.cwd) sink.emit({ kind: 'session_meta', index: -1, line: box.line, at: null, cwd: box.cwd, newSession: true });
   }
 
   /** 2.x prints the logo and version, model and directory beside it, without a box. */
@@ -622,10 +640,12 @@ function stripClosingParen(args: string): string {
 
 /**
  * Claude Code's dimmed "Waiting…" (a call waiting for its turn or for approval) and "Running…" (a
- * tool with no progress to show yet) stand where the result will be drawn: they say nothing of it.
+ * tool with no progress to show yet, later with its time: "Running… (12s)") stand where the result
+ * will be drawn: they say nothing of it.
  */
 function isProgressOnly(text: string): boolean {
-  return /^(?:Waiting|Running)(?:…|\.\.\.)$/.test(text.trim());
+  // with the time it has run, and its timeout: "Running… (42s · timeout 2m)"
+  return /^(?:Waiting|Running)(?:…|\.\.\.)(?: \((?:\d[\w. ]*|[^()]*timeout[^()]*)\))?$/.test(text.trim());
 }
 
 function interpretResult(text: string): { output: string; exitCode: number | null; isError: boolean; denied?: boolean; interrupted?: boolean } {
@@ -653,7 +673,7 @@ function claudeInput(tool: OpenTool, args: string, result: string): ToolInput {
     case 'NotebookRead':
       return { type: 'file_read', path: filePath(args.replace(/ · .*$/, '')) };
     case 'Write':
-      return { type: 'file_write', path: filePath(args), content: writtenContent(result) };
+      return { type: 'file_write', path: filePath(args), content: UPDATED_DIFF.test(result) ? diffNewSide(result) : writtenContent(result) };
     case 'Edit':
     case 'MultiEdit':
     case 'NotebookEdit':
@@ -689,6 +709,34 @@ function writtenContent(result: string): string {
   // "User rejected write to x" (2.x) shows what would have been written under it.
   if (/^(?:Wrote|Created|Updated|Overwrote|User rejected write to) /.test(lines[0] ?? '')) lines.shift();
   return stripLineNumbers(lines).join('\n');
+}
+
+/** A Write over a file that existed: Claude Code shows what changed as a diff, not the file. */
+const UPDATED_DIFF = /^Updated \S.* with \d+ (?:additions?|removals?)\b/;
+
+/**
+ * What a diff shows of the file as written: its context and added lines, in order (a removed line
+ * is what the write took out, not what it wrote). Only the hunks the terminal showed.
+ */
+function diffNewSide(result: string): string {
+  const lines: string[] = [];
+  let last: '-' | '+' | ' ' | null = null;
+  for (const l of result.split('\n')) {
+    const m = DIFF_LINE.exec(l);
+    if (m) {
+      last = m[2] as '-' | '+' | ' ';
+      if (last !== '-') lines.push(m[3].replace(/^ /, ''));
+      continue;
+    }
+    // a line longer than the terminal goes on under its text column (continueDiffLine)
+    const c: RegExpExecArray | null = last === null ? null : /^\s{4,}([-+]?)(\S.*)$/.exec(l);
+    if (!c || (c[1] === '' ? ' ' : c[1]) !== last) {
+      last = null;
+      continue;
+    }
+    if (last !== '-' && lines.length > 0) lines[lines.length - 1] += c[2];
+  }
+  return lines.join('\n');
 }
 
 /** The numbered diff under "Updated x with N additions and M removals": removed vs added lines. */
