@@ -523,11 +523,6 @@ class AnalysisRun {
 
   private process(event: NormEvent): Promise<void> | undefined {
     event.index = this.eventCount++;
-    // a later session of the same file, with a folder of its own: where its paths are placed from now on
-    if (event.kind === 'session_meta' && event.newSession && event.cwd && this.session.cwd && elidedTail(event.cwd) === null) {
-      this.session.cwd = event.cwd;
-      this.session.home = guessHome(event.cwd);
-    }
     if (event.kind === 'session_meta' && event.cwd && !this.session.cwd && this.elided === null) {
       // a banner that shortened the folder ("/…/Documents/ws/app") names it only when the log shows it whole
       this.elided = elidedTail(event.cwd);

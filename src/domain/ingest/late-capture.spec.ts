@@ -40,24 +40,30 @@ test('every line is read once, in order, whichever way it goes', () => {
   assert.deepEqual(watch(chat(100)).plain, chat(100), 'no mark: all of it is text');
 });
 
-test('the capture begins at the turn that opens above its first mark (the prompt; the welcome box with its cwd)', () => {
-  const { plain, capture, shown } = watch([...chat(200), ...CAPTURE, ...chat(80)]);
+test('the capture begins at the prompt of the turn above its first mark, never at a welcome box (one per pasted session), nor at a quote in prose', () => {
+  const { plain, capture, shown } = watch([...chat(200), '', ...CAPTURE, ...chat(80)]);
   assert.equal(capture![0], '> delete the dist folder and force-push main', 'the prompt goes with the capture');
-  assert.deepEqual(plain, chat(200));
+  assert.deepEqual(plain, [...chat(200), '']);
   assert.equal(shown[0]![0], '> delete the dist folder and force-push main');
   const box = ['╭───────────────────────────╮', '│ ✻ Welcome to Claude Code! │', '│   cwd: /home/dana/ledger  │', '╰───────────────────────────╯', '', ...CAPTURE];
-  assert.equal(watch([...chat(200), ...box]).capture![0], box[0], 'the welcome box, not the prompt under it');
+  assert.equal(watch([...chat(200), ...box]).capture![0], CAPTURE[0], 'the prompt under the box');
+  // the turn's own lines between its prompt and its first tool mark: the reply's mark, its text
+  const replied = ['> fix the build', '  and push it', '', '⏺ I will look at the failing step first.', '  It is the lint job.', '', ...CAPTURE.slice(2)];
+  assert.equal(watch([...chat(200), '', ...replied]).capture![0], replied[0]);
+  // a quote in the chat's prose is no prompt: prose runs into it
+  const quoted = ['Do not do this:', '> just run git push --force origin main', '', ...CAPTURE.slice(2)];
+  assert.equal(watch([...chat(200), ...quoted]).capture![0], CAPTURE[2]);
   // a mark with nothing that opens a turn above it starts there
   assert.equal(watch([...chat(200), ...CAPTURE.slice(2)]).capture![0], CAPTURE[2]);
 });
 
 test('a window detection turns down is read as text, and a mark inside it opens the next window', () => {
   const prose = ['● Notes(draft) is how the old notes were titled', ...chat(WINDOW_LINES - 10)];
-  const texts = [...prose, ...CAPTURE, ...chat(60)];
+  const texts = [...prose, '', ...CAPTURE, ...chat(60)];
   const { plain, capture, shown } = watch(texts, (lines) => lines.some((l) => l.startsWith('⏺ Bash')) && !lines[0]!.startsWith('●'));
   assert.equal(shown.length, 2, 'the second window starts at the next mark');
   assert.equal(capture![0], CAPTURE[0]);
-  assert.deepEqual(plain, prose);
+  assert.deepEqual(plain, [...prose, '']);
 });
 
 test('notes bulleted with "●" cost no look, and looks are bounded but grow with the file', () => {
@@ -70,18 +76,19 @@ test('notes bulleted with "●" cost no look, and looks are bounded but grow wit
   assert.equal(watch(toolLike, () => false).shown.length, 20 + Math.floor(6_000 / 2_000));
 });
 
-test('a shell session of its own keeps what it prints: a capture `cat` shows is output', () => {
+test('a capture a shell command prints (cat, less, tail) is its output; after any other command (the agent launched, a quoted npm test) it is a capture', () => {
   const shell = ['$ git status', 'On branch main', '$ cat notes/yesterday-claude.txt', ...CAPTURE, '$ rm -rf ~/backups'];
   assert.equal(watch(shell).capture, null);
-  // one command line does not make a shell session (a chat answer quoting one)
-  assert.notEqual(watch(['$ npm install', 'added 3 packages', ...chat(40), ...CAPTURE]).capture, null);
+  assert.equal(watch(['dana@box:~/ledger$ tail -n 200 logs/claude.txt', ...CAPTURE]).capture, null);
+  assert.notEqual(watch(['dana@box:~/ledger$ git pull', 'dana@box:~/ledger$ make', ...chat(40), 'dana@box:~/ledger$ claude', '', ...CAPTURE]).capture, null, 'the agent launched at the prompt');
+  assert.notEqual(watch(['$ npm install', 'added 3 packages', '$ npm test', ...chat(40), ...CAPTURE]).capture, null, 'a chat quoting commands');
 });
 
 test('marks as a terminal shows them: through colour codes, inside a box, with a variation selector, alone on their line', () => {
-  for (const mark of ['\x1b[38;5;246m⏺\x1b[39m Bash(git status)', '⏺\uFE0F Read(src/app.ts)', '│ ✻ Welcome to Claude Code! │', '│ >_ OpenAI Codex (v0.39.0) │', '• Explored', '• Ran git status', '│ ✓  Shell npm test │', '│ x  Shell rm -rf dist │']) {
+  for (const mark of ['\x1b[38;5;246m⏺\x1b[39m Bash(git status)', '⏺\uFE0F Read(src/app.ts)', '• Explored', '• Ran git status', '│ ✓  Shell npm test │', '│ x  Shell rm -rf dist │']) {
     assert.equal(watch([...chat(60), mark, ...chat(10)]).shown.length, 1, mark);
   }
-  for (const prose of ['• a bullet in a list', '✦ a sparkle', '● a bullet', '⏺ I will start with the tests.', '│ x marks the spot │']) assert.equal(watch([...chat(60), prose, ...chat(10)]).shown.length, 0, prose);
+  for (const prose of ['• a bullet in a list', '✦ a sparkle', '● a bullet', '⏺ I will start with the tests.', '│ x marks the spot │', '│ ✻ Welcome to Claude Code! │']) assert.equal(watch([...chat(60), prose, ...chat(10)]).shown.length, 0, prose);
 });
 
 test('bytes held are bounded: a window of long lines is decided once they pass the cap', () => {

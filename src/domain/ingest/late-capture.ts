@@ -3,8 +3,7 @@
 // reads only the first lines (a bounded sample), so such a file starts as plain text; this watches
 // the plain-text lines for an agent's own marks and, where one appears, asks detection again about
 // the lines from there on. When they are unmistakably an agent's terminal output, the rest of the
-// file is read by that agent's parser, from the turn that opens above the mark (the prompt, or the
-// welcome box with its working directory).
+// file is read by that agent's parser, from the turn that opens above the mark (its prompt).
 //
 // Plain-text lines reach their parser BACK_LINES lines late, so that a turn's opening above a mark
 // can still go to the capture's parser. Bounded: at most BACK_LINES + WINDOW_LINES lines and
@@ -15,7 +14,7 @@ import type { LineInfo } from './lines.ts';
 
 /** Lines from a mark that detection reads (the same number as the first sample). */
 export const WINDOW_LINES = 50;
-/** Lines held above a mark, where its turn's prompt or the welcome box may be. */
+/** Lines held above a mark, where its turn's prompt may be. */
 export const BACK_LINES = 60;
 /** Bytes held at most: a window of long lines is decided on what it holds by then. */
 export const HELD_MAX_BYTES = 1024 * 1024;
@@ -24,15 +23,17 @@ const LINES_PER_LOOK = 2_000;
 
 /**
  * A line only an agent's terminal writes: Claude Code's record mark before a tool call (`⏺ Bash(…)`,
- * `● Read(…)`, with or without a variation selector) or its welcome; Codex's banner or its action
- * bullets; a Gemini CLI tool box's status line. Read from the line as the terminal showed it
- * (colour codes removed), inside a box's border too. A reply's mark alone (`⏺ I'll start…`, `✦ …`)
- * is also a bullet in prose: the turn it opens is found from the tool mark below it (turnStart).
+ * `● Read(…)`, with or without a variation selector); Codex's action bullets; a Gemini CLI tool box's
+ * status line. Read from the line as the terminal showed it (colour codes removed). A reply's mark
+ * alone (`⏺ I'll start…`, `✦ …`) is also a bullet in prose: the turn it opens is found from the tool
+ * mark below it (turnStart). Not a welcome box or banner: it names the folder of the first pasted
+ * session only (turnStart says why).
  */
-const AGENT_MARK = /^(?:│ )?(?:[⏺●][\uFE0E\uFE0F]? [A-Z][\w ]{0,40}\(|✻ Welcome to Claude Code|>_ OpenAI Codex|• (?:Ran|Explored|Edited|Updated Plan)(?: |$)|│ [✓✔x?⊷] {1,2}[A-Z]\w* )/;
-/** Where a turn of a capture opens, above its first mark: a prompt (`>`, `❯`, Codex's `›`) or a box's top (the welcome). */
-const TURN_OPENING = /^(?:[>❯›] \S|╭─)/;
-const BOX_TOP = /^╭─/;
+const AGENT_MARK = /^(?:[⏺●][\uFE0E\uFE0F]? [A-Z][\w ]{0,40}\(|• (?:Ran|Explored|Edited|Updated Plan)(?: |$)|│ [✓✔x?⊷] {1,2}[A-Z]\w* )/;
+/** Where a turn of a capture opens, above its first mark: a prompt (`>`, `❯`, Codex's `›`). */
+const TURN_OPENING = /^[>❯›] \S/;
+/** Lines between a capture's prompt and its first tool mark: blank, the reply's mark, its indented text, thinking. */
+const TURN_BODY = /^(?:\s*$|[⏺●✻] |\s{2,}\S)/;
 
 export type LateStep =
   /** Lines to read as before, in order (none while lines are held). */
@@ -52,8 +53,8 @@ export class LateCapture {
   private done = false;
   /** The log has ended: a window is decided on what it holds, whatever its length. */
   private ending = false;
-  /** Commands typed at a shell's prompt (`$ `, `user@host:~$ `) before any window. */
-  private shellPrompts = 0;
+  /** The last command typed at a shell's prompt (`$ `, `user@host:~$ `) before the window: its program. */
+  private lastShellProgram: string | null = null;
 
   /** `detects`: whether detection reads these lines as an agent's terminal output. */
   constructor(private readonly detects: (lines: string[]) => boolean) {}
@@ -64,7 +65,7 @@ export class LateCapture {
     this.held.push(info);
     this.heldBytes += info.text.length;
     if (this.mark === -1 && isMark(info.text)) this.mark = this.held.length - 1;
-    else if (this.mark === -1 && isShellCommand(info.text)) this.shellPrompts++;
+    else if (this.mark === -1) this.lastShellProgram = shellProgram(info.text) ?? this.lastShellProgram;
     if (this.mark === -1) return { kind: 'release', lines: this.trimBack() };
     if (this.held.length - this.mark >= WINDOW_LINES || this.heldBytes > HELD_MAX_BYTES || info.last) return this.decide();
     return NOTHING;
@@ -115,11 +116,12 @@ export class LateCapture {
   }
 
   /**
-   * A shell session of its own (two commands at a shell's prompt before) keeps what it prints: a
-   * capture `cat` shows is that command's output. Otherwise, within the looks the file has earned.
+   * A capture a shell's own command prints (`$ cat notes/claude.txt`, `less`, `tail`) is that
+   * command's output, not the agent's session; after any other command (`$ claude` launching the
+   * agent, a chat's quoted `$ npm test`) it may be. Otherwise, within the looks the file has earned.
    */
   private mayLook(): boolean {
-    return this.shellPrompts < SHELL_SESSION && this.looks < MIN_LOOKS + Math.floor(this.lines / LINES_PER_LOOK);
+    return !(this.lastShellProgram !== null && PRINTERS.has(this.lastShellProgram)) && this.looks < MIN_LOOKS + Math.floor(this.lines / LINES_PER_LOOK);
   }
 
   /** With no window open, lines beyond the last BACK_LINES (or the byte cap) go on to be read. */
@@ -139,14 +141,17 @@ export class LateCapture {
   }
 }
 
-const SHELL_SESSION = 2;
+/** Programs that print a file or a stream as it is: what they show is their output, whatever it holds. */
+const PRINTERS: ReadonlySet<string> = new Set(['cat', 'less', 'more', 'head', 'tail', 'bat', 'batcat', 'type', 'Get-Content', 'gc', 'view', 'most', 'zcat', 'nl', 'tac']);
 
-/** A command at a shell's own prompt (`$ ls`, `dev@box:~/app$ make`, `PS C:\> dir`), not a `>` quote or a `#` heading. */
-function isShellCommand(text: string): boolean {
+/** The program a command at a shell's own prompt runs (`$ cat x` → cat, `dev@box:~/app$ make` → make), or null for any other line. */
+function shellProgram(text: string): string | null {
   const c = text.charAt(0);
-  if (c !== '$' && c !== '[' && c !== 'P' && !text.includes('@')) return false;
+  if (c !== '$' && c !== '[' && c !== 'P' && !text.includes('@')) return null;
   const prompt = parsePrompt(text.includes('\x1b') ? cleanLine(text) : text);
-  return prompt !== null && prompt.kind === 'shell' && prompt.command.trim() !== '';
+  if (prompt === null || prompt.kind !== 'shell') return null;
+  const program = /^(?:sudo\s+)?(\S+)/.exec(prompt.command.trim())?.[1];
+  return program === undefined ? null : program.replace(/^.*\//, '');
 }
 
 function isMark(text: string): boolean {
@@ -154,14 +159,26 @@ function isMark(text: string): boolean {
 }
 
 /**
- * Where the capture holding the mark at `mark` begins: the welcome box's top above it (with the
- * session's working directory; a file that pastes several sessions shows one per session, and the
- * capture's parser takes each), else the last prompt above it, else the mark itself (the lines held
- * above it, at most BACK_LINES).
+ * Where the capture holding the mark at `mark` begins: the prompt of its turn — found by walking up
+ * over the turn's own lines (blank lines, the reply's mark and indented text, thinking) to a prompt
+ * with a blank line (or nothing held) above it — else the mark itself. A quoted line in the prose
+ * above (`> just run git push --force`) is no prompt: prose runs into it. Never a welcome box: a
+ * file that pastes several sessions shows one per session, each with its own folder, and the
+ * capture's parser keeps the first it is given for the whole file (a later session's deletes in its
+ * own folder would read as outside the tree); without it the folder stays unknown and deletes by
+ * relative names are not placed (a miss, not a false alarm).
  */
+/** Blank lines between two lines held (the line reader passes no blank line on: a gap in the numbers is one). */
+function blankBetween(above: LineInfo, below: LineInfo): boolean {
+  return below.line - above.line > 1;
+}
+
 function turnStart(held: readonly LineInfo[], mark: number): number {
   const clean = (i: number) => (held[i]!.text.includes('\x1b') ? cleanLine(held[i]!.text) : held[i]!.text);
-  for (let i = 0; i < mark; i++) if (BOX_TOP.test(clean(i))) return i;
-  for (let i = mark - 1; i >= 0; i--) if (TURN_OPENING.test(clean(i))) return i;
+  for (let i = mark - 1; i >= 0; i--) {
+    const text = clean(i);
+    if (TURN_OPENING.test(text)) return i === 0 || blankBetween(held[i - 1]!, held[i]!) || clean(i - 1).trim() === '' ? i : mark;
+    if (!TURN_BODY.test(text)) return mark;
+  }
   return mark;
 }

@@ -42,11 +42,6 @@ export interface SessionMetaEvent extends EventBase {
    * snapshot, `ghost_snapshot.preexisting_untracked_files`): git's own listing, like `git status`.
    */
   untrackedFiles?: string[];
-  /**
-   * A later session's own start in the same file (a capture that pastes several sessions, each
-   * with its welcome): its working directory replaces the one before, from here on.
-   */
-  newSession?: boolean;
 }
 
 export interface PromptEvent extends EventBase {

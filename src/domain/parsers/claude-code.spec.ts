@@ -490,6 +490,11 @@ describe('claude-code parse: results and records', () => {
       "Permission rule 'Bash(rm:*)' from project settings requires approval for this Bash command",
       "Hook 'guard' blocked this action: rm -rf outside the tree",
       'Error: sed command requires approval (contains potentially dangerous operations)',
+      "Permission rule 'Bash(echo 'hi')' from project settings requires approval for this Bash command",
+      'Command contains newlines that could separate multiple commands',
+      'Command contains backticks (`) for command substitution',
+      'Shell expansion syntax in paths requires manual approval',
+      'Compound command contains cd with write operation - manual approval required to prevent path resolution bypass',
     ]) {
       assert.ok(isPermissionReason(reason), reason);
       const p = parseValues([rec('assistant', { message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'x' } }] } }), rec('user', { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: reason, is_error: true }] } })]);
@@ -497,7 +502,7 @@ describe('claude-code parse: results and records', () => {
     }
     // a command's own output says what it printed, never why it did not run; tool errors are not permission checks
     // (Claude Code 1.0.x gives a failed command's output bare: a program's own words about approval are its output)
-    for (const other of ['Deploy to production requires approval from the release manager.', 'Error: the job was blocked. Ask an admin.', 'Commands require approval in this repo (see CONTRIBUTING)', 'Exit code 1\nThis deployment requires approval from an admin', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', 'String to replace not found in file.', 'npm ERR! 403 Forbidden', 'The review said:\nthe merge requires approval']) {
+    for (const other of ['Command `terraform apply` requires approval for workspace prod', 'Commands run against prod require approval for each change', 'Deploy to production requires approval from the release manager.', 'Error: the job was blocked. Ask an admin.', 'Commands require approval in this repo (see CONTRIBUTING)', 'Exit code 1\nThis deployment requires approval from an admin', '<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>', 'String to replace not found in file.', 'npm ERR! 403 Forbidden', 'The review said:\nthe merge requires approval']) {
       assert.ok(!isPermissionReason(other), other);
     }
     // the words only on an error result: a successful call that prints them ran

@@ -517,13 +517,18 @@ export const INJECTION_RULES: Rule[] = [
             if (pending) pending = pending.callsLeft <= 1 ? null : { ...pending, callsLeft: pending.callsLeft - 1 };
             if (!risky && instructions.length > 0) instructions = checkFollowed(report, event, facts, fx, instructions, lastPrompt);
             for (const w of fx.writes) addCapped(written, w.abs, WRITTEN_MAX);
-            if (event.input.type === 'file_write') for (const w of fx.writes) addCapped(wroteWhole, w.abs, WRITTEN_MAX);
+            // a file written whole is the agent's once the write took effect (its result, below); a
+            // command that writes it after (`curl … >> CHANGELOG.md`) puts text of others into it
+            if (event.input.type === 'command') for (const w of fx.writes) wroteWhole.delete(w.abs);
             for (const n of fx.net) addCapped(contacted, n.host, WRITTEN_MAX);
             // only text that went into files: an echo's words come back in its own output (ownWords)
             if (fx.writes.length > 0) for (const phrase of phrasesIn(authoredText(event))) addCapped(authored, phrase, WRITTEN_MAX);
             return;
           }
-          if (event.kind !== 'tool_result' || !shouldScan(event, facts, written, wroteWhole, ctx.session)) return;
+          if (event.kind !== 'tool_result') return;
+          const scan = shouldScan(event, facts, written, wroteWhole, ctx.session);
+          if (facts.call?.input.type === 'file_write' && !event.denied && !event.isError) for (const w of effectsOf(facts.call, facts, ctx.session).writes) addCapped(wroteWhole, w.abs, WRITTEN_MAX);
+          if (!scan) return;
           // (no phrase of the agent's own yet, the usual case: both choices are empty, the call is not read)
           const found = scanOutput(ctx, event, facts, authored.size > 0 && (runsOwnCode(facts.call, written) || echoesChange(facts.call)) ? authored : NONE_AUTHORED);
           if (found) {

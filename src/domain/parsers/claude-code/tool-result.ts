@@ -71,12 +71,16 @@ const PERMISSION_REASON = new RegExp([
   // "This Bash command contains multiple operations. The following part(s) require(s) approval: …"
   String.raw`^This \w+ command contains multiple operations\b.{0,80}\brequires? approval\b`,
   // "Commands that change directories and write via output redirection require explicit approval …"
-  String.raw`^(?:Commands?|Compound commands|Multiple directory changes)\b.{0,160}\brequires? (?:explicit )?approval (?:to|for)\b`,
-  String.raw`^Command contains (?:quoted characters in flag names|patterns that)`,
+  String.raw`^Commands that change directories and (?:write|perform)\b.{0,80}\brequire explicit approval\b`,
+  String.raw`^(?:Compound commands? (?:with|contains) cd\b|Multiple directory changes in one command\b).{0,120}\b(?:require|required)\b`,
+  // "Command contains quoted characters in flag names", "… newlines that could separate multiple commands"
+  String.raw`^Command contains [a-zA-Z(][^\n]{0,200}$`,
   String.raw`^(?:Contains shell syntax|\w+ with \S+ flag|timeout duration '[^']*')\b.{0,80}\bcannot be statically analyzed\b`,
+  // "Shell expansion syntax in paths requires manual approval", "UNC network paths require manual approval"
+  String.raw`^[A-Z][\w ]{0,60} requires? manual approval$`,
   // "cd in '/x' was blocked. For security, Claude Code may only …", "Output redirection to '…' was blocked. …"
   String.raw`\bwas blocked(?: by a deny rule)?\. For security, Claude Code\b`,
-  String.raw`^(?:Permission rule|Hook|Classifier|Tool) '[^']{1,200}'(?: from [^.]{1,80})? (?:requires approval for this \w+ command|blocked this action)\b`,
+  String.raw`^(?:Permission rule|Hook|Classifier|Tool) '.{1,200}'(?: from [^\n]{1,80})? (?:requires approval for this \w+ command|blocked this action)\b`,
   String.raw`^Current permission mode \([^)]{1,40}\) requires approval\b`,
   String.raw`^sed command requires approval\b`,
 ].join('|'));

@@ -17,7 +17,7 @@ export interface Ctx {
   st: CodexState;
 }
 
-type MetaFields = Omit<SessionMetaEvent, 'kind' | 'index' | 'line' | 'at' | 'agentId' | 'flags' | 'untrackedFiles' | 'newSession'>;
+type MetaFields = Omit<SessionMetaEvent, 'kind' | 'index' | 'line' | 'at' | 'agentId' | 'flags' | 'untrackedFiles'>;
 type MetaKey = keyof MetaFields;
 
 /** What an *_end / item event knows about a call, kept until the call's output item arrives. */

@@ -829,21 +829,3 @@ test('a Write over a file that existed shows a diff: what it wrote is the contex
   const added = await analyzeText(text.replace('       3 +      "raw": "{\\"email\\": \\"ops@acme-corp.com\\", \\"password\\": \\"{{password}}\\"}"', '       3 +      "raw": "{\\"email\\": \\"ops@acme-corp.com\\", \\"password\\": \\"Zq8!mWt3#kPv6Ls\\"}"'));
   assert.equal(added.findings.filter((f) => f.rule === 'secrets/in-tool-input' && f.severity !== 'info').length, 1);
 });
-
-test('a file that pastes several sessions: each welcome box\'s working directory holds from there on; other boxes change nothing (held-out set 83)', async () => {
-  const welcome = (cwd: string) => ['╭───────────────────────────────────────────╮', '│ ✻ Welcome to Claude Code!                 │', '│                                           │', `│   cwd: ${cwd.padEnd(35)}│`, '╰───────────────────────────────────────────╯', ''];
-  const text = [
-    ...welcome('/Users/dev/app/mobile'), '> tidy the mobile app', '', '⏺ Bash(git status)', '  ⎿  clean', '',
-    ...welcome('/Users/dev/app/ui'), '> remove the old pages, we rewrite them', '',
-    '⏺ Bash(rm -rf /Users/dev/app/ui/packages/user-app/src/pages)', '  ⎿  (No content)', '',
-    '╭──────────────────────────────────────────╮', '│ Do you want to proceed?                  │', '│   cwd: /etc                              │', '╰──────────────────────────────────────────╯', '',
-    '⏺ Bash(rm -rf /Users/dev/app/ui/packages/admin-app/src/pages)', '  ⎿  (No content)', '',
-  ].join('\n') + '\n';
-  const metas = ofKind(run(text, 'claude-code-tui').events, 'session_meta');
-  assert.deepEqual(metas.map((m) => [m.cwd, m.newSession ?? false]), [['/Users/dev/app/mobile', false], ['/Users/dev/app/ui', true]]);
-  const r = await analyzeText(text);
-  assert.deepEqual(r.findings.filter((f) => f.rule === 'destructive/rm-outside-worktree').map((f) => f.severity), [], 'the deletes are in the second session\'s own folder');
-  // with one welcome only, the same delete is outside the tree it names
-  const one = await analyzeText(text.replace(welcome('/Users/dev/app/ui').join('\n'), ''));
-  assert.ok(one.findings.some((f) => f.rule === 'destructive/rm-outside-worktree' && f.severity !== 'info'));
-});

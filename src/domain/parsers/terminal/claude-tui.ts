@@ -108,8 +108,6 @@ export class ClaudeTuiParser implements LogParser {
   private tool: OpenTool | null = null;
   private meta: SessionMetaEvent | null = null;
   private metaDone = false;
-  /** A box after the first header, until it closes: another session's welcome, when it says so. */
-  private laterBox: { welcome: boolean; cwd?: string; line: number } | null = null;
   private readonly calls = new CallEmitter('claude-tui');
   /** A blank line came before the current one; the line number of the last non-blank one. */
   private blankBefore = false;
@@ -272,25 +270,9 @@ export class ClaudeTuiParser implements LogParser {
   // ── Header (welcome box, 2.x logo header) ─────────────────────────────────────────────────
 
   private box(h: string, line: number, sink: EventSink): void {
-    // later boxes: permission dialogs and the input box repeat what the log shows — but a file that
-    // holds several sessions shows each one's welcome, with the folder that session worked in
-    if (this.metaDone) return this.laterBoxLine(h, line, sink);
+    if (this.metaDone) return; // later boxes: permission dialogs and the input box repeat what the log shows
     for (const cell of h.split('│')) this.headerCell(cell.trim(), line);
     if (h.startsWith('╰') && this.meta) this.flushMeta(sink);
-  }
-
-  private laterBoxLine(h: string, line: number, sink: EventSink): void {
-    if (h.startsWith('╭')) this.laterBox = { welcome: false, line };
-    const box = this.laterBox;
-    if (!box) return;
-    for (const cell of h.split('│').map((c) => c.trim())) {
-      if (/Welcome to Claude Code/.test(cell)) box.welcome = true;
-      const cwd = /^cwd: (.+)$/.exec(cell);
-      if (cwd) box.cwd = cwd[1]!.trim();
-    }
-    if (!h.startsWith('╰')) return;
-    this.laterBox = null;
-    if (box.welcome && box.cwd) sink.emit({ kind: 'session_meta', index: -1, line: box.line, at: null, cwd: box.cwd, newSession: true });
   }
 
   /** 2.x prints the logo and version, model and directory beside it, without a box. */
