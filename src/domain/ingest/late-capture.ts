@@ -158,6 +158,11 @@ function isMark(text: string): boolean {
   return AGENT_MARK.test(text.includes('\x1b') ? cleanLine(text) : text);
 }
 
+/** Blank lines between two lines held (the line reader passes no blank line on: a gap in the numbers is one). */
+function blankBetween(above: LineInfo, below: LineInfo): boolean {
+  return below.line - above.line > 1;
+}
+
 /**
  * Where the capture holding the mark at `mark` begins: the prompt of its turn — found by walking up
  * over the turn's own lines (blank lines, the reply's mark and indented text, thinking) to a prompt
@@ -168,11 +173,6 @@ function isMark(text: string): boolean {
  * own folder would read as outside the tree); without it the folder stays unknown and deletes by
  * relative names are not placed (a miss, not a false alarm).
  */
-/** Blank lines between two lines held (the line reader passes no blank line on: a gap in the numbers is one). */
-function blankBetween(above: LineInfo, below: LineInfo): boolean {
-  return below.line - above.line > 1;
-}
-
 function turnStart(held: readonly LineInfo[], mark: number): number {
   const clean = (i: number) => (held[i]!.text.includes('\x1b') ? cleanLine(held[i]!.text) : held[i]!.text);
   for (let i = mark - 1; i >= 0; i--) {
