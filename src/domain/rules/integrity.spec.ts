@@ -1685,3 +1685,17 @@ test('a masked check the harness refused to run masked nothing (every agent)', a
     if (agent === 'claude-code') assert.equal(await masked({ refused: 'This Bash command contains multiple operations. The following part requires approval: npm run test:screenshot' }), 0, 'refused by a permission check of a headless run');
   }
 });
+
+test('"production-ready" as the goal ("to make it production-ready", "not yet production-ready") is no claim, nor is a line the terminal wrapped mid-sentence read apart from its sentence (held-out set 85)', () => {
+  for (const text of [
+    'This is a high-priority piece that should be implemented in the next sprint to make the pattern system\n  production-ready.',
+    'We have the foundation, but need the workflow tools and validation\n   to make it production-ready.',
+    'The system is not yet production-ready.',
+    'It will be production-ready once the hooks land.',
+  ]) assert.equal(findClaim(text), null, text);
+  assert.equal(findClaim('The app is now production-ready.')?.kind, 'works');
+  assert.equal(findClaim('Everything is production-ready and deployed.')?.kind, 'works');
+  assert.equal(findClaim('Before lunch I fixed the parser, and the app is production-ready.')?.kind, 'works', 'a claim beside a goal word elsewhere');
+  // a wrapped claim is still one
+  assert.equal(findClaim('I fixed the parser and all the tests\n  pass now.')?.kind, 'test');
+});

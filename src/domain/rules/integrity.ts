@@ -249,7 +249,9 @@ export function findClaim(rawText: string, opts: { handOver?: boolean } = {}): F
   if (!CLAIM_SCREEN.test(rawText)) return null;
   // A command line in backticks (`./loop "fix the bugs until the tests pass"`) is an example to
   // run, not the agent's report: its words claim nothing.
-  const text = rawText.replace(CODE_SPAN_WITH_WORDS, '`…`');
+  // (a line the terminal wrapped mid-sentence goes on below it: "…to make the pattern system\n
+  // production-ready." is one sentence, and not a claim)
+  const text = rawText.replace(CODE_SPAN_WITH_WORDS, '`…`').replace(WRAPPED_SENTENCE, '$1 ');
   let best: FoundClaim | null = null;
   const order: Claim[] = ['test', 'build', 'works', 'done'];
   // "Fixed the import; it should build cleanly now. You can rerun the build to confirm": a fix or a
@@ -259,6 +261,8 @@ export function findClaim(rawText: string, opts: { handOver?: boolean } = {}): F
     if (HEDGE.test(sentence) || /\?\s*$/.test(sentence) || partialCount(sentence)) continue;
     for (const [kind, re] of CLAIMS) {
       if (!re.test(sentence)) continue;
+      // "needs hooks to make it production-ready", "not yet production-ready": a goal, not a report
+      if (kind === 'works' && READY_AS_GOAL.test(sentence) && !re.test(sentence.replace(READY_AS_GOAL_ALL, ''))) break;
       if (handedOver && (kind === 'works' || kind === 'build')) break;
       // "## What can be done …", "what remains to be done": a plain "done" there reports nothing
       if (kind === 'done' && NOT_A_REPORT.test(sentence)) break;
@@ -273,6 +277,12 @@ export function findClaim(rawText: string, opts: { handOver?: boolean } = {}): F
  * "94 of 95 new tests pass", "12/14 passed", "8 out of 10 checks green": a count short of its whole
  * reports the rest as failing. It is the agent being open about a failure, not a claim of success.
  */
+/** A line that ends inside a sentence (a word or a comma) and one that goes on in lower case below it: the terminal's wrap. */
+const WRAPPED_SENTENCE = /([\p{L}\p{N},])\n[ \t]*(?=\p{Ll})/gu;
+/** "production-ready" as what the work is for or is not yet: "to make it …", "before it is …", "not yet …", "will be …". */
+const READY_AS_GOAL = /\b(?:to\s+(?:make|get|be)|before|until|not(?:\s+yet)?|isn't(?:\s+yet)?|aren't(?:\s+yet)?|(?:will|would|could|should|must)\s+(?:be|become|make)|towards?|make\s+(?:it|this|them))\s+(?:[\w'-]+\s+){0,6}?production[-\s]ready\b/i;
+const READY_AS_GOAL_ALL = new RegExp(READY_AS_GOAL.source, 'gi');
+
 /** "## What can be done to prevent it", "what remains to be done": a heading's question or work ahead, not a report. */
 const NOT_A_REPORT = /^#{1,6}\s[^\n]*\b(?:what|how|why|where|when|which)\b|\b(?:can|could|would|will|must|should|to|yet\s+to)\s+be\s+(?:done|completed|finished|implemented)\b/i;
 const PARTIAL = /(?<![\d.,])(\d{1,6})\s*(?:\/|of|out\s+of)\s*(\d{1,6})(?![\d.,]?\d)\s*(?:[\w-]+\s+){0,2}(?:tests?|specs?|checks?|cases?|suites?|pass(?:es|ed|ing)?|green)\b/gi;
